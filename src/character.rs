@@ -1,0 +1,56 @@
+//! A character: what one imported file becomes — a mesh in world space, and its rig if it
+//! carried one.
+
+use serde::Serialize;
+
+use crate::mesh::Mesh;
+use crate::rig::{Skeleton, SkinWeights};
+
+/// One character in its rest pose, in the input's world frame.
+#[derive(Debug, Clone)]
+pub struct Character {
+    /// The file name it came from, for messages and the status bar.
+    pub name: String,
+    pub mesh: Mesh,
+    /// The skeleton, when the file had one.
+    pub skeleton: Option<Skeleton>,
+    /// Skin weights over `skeleton`'s joints, one entry per mesh vertex.
+    pub skin: Option<SkinWeights>,
+    /// Things the importer skipped or repaired, worded for the user.
+    pub warnings: Vec<String>,
+}
+
+/// A summary of a character for the CLI's `info` and the page's status bar.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CharacterInfo {
+    pub name: String,
+    pub vertices: usize,
+    pub triangles: usize,
+    pub primitives: usize,
+    pub joints: usize,
+    pub skinned_vertices: usize,
+    pub bounds_min: [f32; 3],
+    pub bounds_max: [f32; 3],
+    pub warnings: Vec<String>,
+}
+
+impl Character {
+    pub fn info(&self) -> CharacterInfo {
+        let bounds = self.mesh.bounds();
+        CharacterInfo {
+            name: self.name.clone(),
+            vertices: self.mesh.vertex_count(),
+            triangles: self.mesh.triangles.len(),
+            primitives: self.mesh.primitive_count,
+            joints: self.skeleton.as_ref().map_or(0, |s| s.joints.len()),
+            skinned_vertices: self
+                .skin
+                .as_ref()
+                .map_or(0, |s| s.influenced_vertex_count()),
+            bounds_min: bounds.min.to_array(),
+            bounds_max: bounds.max.to_array(),
+            warnings: self.warnings.clone(),
+        }
+    }
+}

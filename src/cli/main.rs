@@ -1,0 +1,89 @@
+//! The `rigkit` command line: the same pipeline as the browser app, for tests, benchmarks and
+//! batch use. Only parses arguments and calls the library.
+
+use std::process::ExitCode;
+
+use rigkit::{Character, Limits};
+
+const USAGE: &str = "\
+rigkit — automatic rigging
+
+USAGE:
+    rigkit info FILE [--json]     Describe a character: vertices, triangles, joints, bounds
+    rigkit help                   Show this message
+
+Supported input: .glb, .gltf (embedded buffers).";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(format!("no command given\n\n{USAGE}"));
+    };
+    match command.as_str() {
+        "info" => info(rest),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        "--version" | "-V" => {
+            println!("rigkit {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        other => Err(format!("unknown command '{other}'\n\n{USAGE}")),
+    }
+}
+
+fn load(path: &str) -> Result<Character, String> {
+    let limits = Limits::default();
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read '{path}': {e}"))?
+        .len();
+    if size > limits.max_file_bytes as u64 {
+        return Err(format!(
+            "'{path}' is {size} bytes, more than the limit of {} bytes",
+            limits.max_file_bytes
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let name = std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned());
+    rigkit::io::import(&bytes, &name, &limits).map_err(|e| e.to_string())
+}
+
+fn info(args: &[String]) -> Result<(), String> {
+    let json = args.iter().any(|a| a == "--json");
+    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let [path] = files.as_slice() else {
+        return Err(format!("info takes one FILE\n\n{USAGE}"));
+    };
+    let info = load(path)?.info();
+    if json {
+        let text = serde_json::to_string_pretty(&info).map_err(|e| e.to_string())?;
+        println!("{text}");
+        return Ok(());
+    }
+    println!("file:             {}", info.name);
+    println!("vertices:         {}", info.vertices);
+    println!("triangles:        {}", info.triangles);
+    println!("primitives:       {}", info.primitives);
+    println!("joints:           {}", info.joints);
+    println!("skinned vertices: {}", info.skinned_vertices);
+    let [x0, y0, z0] = info.bounds_min;
+    let [x1, y1, z1] = info.bounds_max;
+    println!("bounds:           ({x0:.4}, {y0:.4}, {z0:.4}) .. ({x1:.4}, {y1:.4}, {z1:.4})");
+    for warning in &info.warnings {
+        println!("warning:          {warning}");
+    }
+    Ok(())
+}

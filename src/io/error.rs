@@ -1,0 +1,60 @@
+/// Why a file could not be imported. Each message names the file and says what is wrong in
+/// words a user can act on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ImportError {
+    #[error("'{name}' is empty")]
+    Empty { name: String },
+
+    #[error("'{name}' is {bytes} bytes, more than the limit of {limit} bytes")]
+    TooLarge {
+        name: String,
+        bytes: usize,
+        limit: usize,
+    },
+
+    #[error(
+        "'{name}' is not a file rigkit can read (extension '{extension}'); supported formats: .glb, .gltf"
+    )]
+    UnsupportedFormat { name: String, extension: String },
+
+    #[error("'{name}' is not a valid glTF/GLB file: {reason}")]
+    Malformed { name: String, reason: String },
+
+    #[error("'{name}' needs the glTF extension {extension}, which is not supported yet{hint}")]
+    UnsupportedExtension {
+        name: String,
+        extension: String,
+        hint: &'static str,
+    },
+
+    #[error("'{name}' refers to the external file '{uri}', which was not given with it")]
+    MissingExternalFile { name: String, uri: String },
+
+    #[error("'{name}' has bad data in {place}: {reason}")]
+    BadData {
+        name: String,
+        place: String,
+        reason: String,
+    },
+
+    #[error("'{name}' has a non-finite (NaN or infinite) position at vertex {vertex} of {place}")]
+    NonFinitePosition {
+        name: String,
+        place: String,
+        vertex: usize,
+    },
+
+    #[error("'{name}' has {count} {what}, more than the limit of {limit}")]
+    TooMany {
+        name: String,
+        what: &'static str,
+        count: usize,
+        limit: usize,
+    },
+
+    #[error("'{name}' contains no triangles to rig")]
+    NoTriangles { name: String },
+
+    #[error("'{name}' has no extent: all of its vertices are at one point")]
+    Degenerate { name: String },
+}

@@ -1,0 +1,628 @@
+//! A glTF document → one [`Character`] in world space at its rest pose (the nodes' default
+//! transforms), with the skeleton and skin weights of every skin merged.
+
+use std::collections::HashMap;
+
+use glam::{Mat4, Vec3};
+use gltf::accessor::{DataType, Dimensions};
+use gltf::buffer::Data;
+use gltf::mesh::Mode;
+use gltf::{Document, Node, Primitive};
+
+use super::{ImportError, accessor_check};
+use crate::mesh::{Mesh, UnitBox, vertex_normals};
+use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights};
+use crate::{Character, Limits};
+
+/// Extensions that change how geometry is stored; a file that requires one cannot be read
+/// without a decoder for it.
+const GEOMETRY_EXTENSIONS: &[(&str, &str)] = &[
+    (
+        "KHR_draco_mesh_compression",
+        " (Draco-compressed meshes are not supported yet; re-export without Draco compression)",
+    ),
+    (
+        "EXT_meshopt_compression",
+        " (meshopt-compressed meshes are not supported yet; re-export without compression)",
+    ),
+    (
+        "KHR_mesh_quantization",
+        " (quantized vertex attributes are not supported yet; re-export with float positions)",
+    ),
+];
+
+pub fn import(
+    json: &[u8],
+    bin: Option<&[u8]>,
+    name: &str,
+    limits: &Limits,
+) -> Result<Character, ImportError> {
+    let malformed = |reason: String| ImportError::Malformed {
+        name: name.into(),
+        reason,
+    };
+    let root =
+        gltf::json::Root::from_slice(json).map_err(|e| malformed(format!("bad JSON: {e}")))?;
+    for required in &root.extensions_required {
+        if let Some((extension, hint)) = GEOMETRY_EXTENSIONS.iter().find(|(e, _)| e == required) {
+            return Err(ImportError::UnsupportedExtension {
+                name: name.into(),
+                extension: (*extension).into(),
+                hint,
+            });
+        }
+    }
+    if root.nodes.len() > limits.max_nodes {
+        return Err(ImportError::TooMany {
+            name: name.into(),
+            what: "nodes",
+            count: root.nodes.len(),
+            limit: limits.max_nodes,
+        });
+    }
+    let document = Document::from_json(root).map_err(|e| malformed(describe(&e)))?;
+    let buffers = load_buffers(&document, bin, name)?;
+    SceneReader {
+        document: &document,
+        buffers: &buffers,
+        name,
+        limits,
+    }
+    .read()
+}
+
+fn describe(error: &gltf::Error) -> String {
+    match error {
+        gltf::Error::Validation(errors) => {
+            let shown: Vec<String> = errors
+                .iter()
+                .take(3)
+                .map(|(path, e)| format!("{path}: {e}"))
+                .collect();
+            let more = errors.len().saturating_sub(shown.len());
+            let tail = if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            };
+            format!("invalid glTF: {}{tail}", shown.join("; "))
+        }
+        other => other.to_string(),
+    }
+}
+
+fn load_buffers(
+    document: &Document,
+    bin: Option<&[u8]>,
+    name: &str,
+) -> Result<Vec<Data>, ImportError> {
+    gltf::import_buffers(document, None, bin.map(<[u8]>::to_vec)).map_err(|e| match e {
+        gltf::Error::ExternalReferenceInSliceImport | gltf::Error::Io(_) => {
+            let uri = document
+                .buffers()
+                .find_map(|b| match b.source() {
+                    gltf::buffer::Source::Uri(uri) if !uri.starts_with("data:") => {
+                        Some(uri.to_string())
+                    }
+                    _ => None,
+                })
+                .unwrap_or_default();
+            ImportError::MissingExternalFile {
+                name: name.into(),
+                uri,
+            }
+        }
+        other => ImportError::Malformed {
+            name: name.into(),
+            reason: other.to_string(),
+        },
+    })
+}
+
+/// The node hierarchy resolved once: parents, world matrices and a parents-first order.
+struct Hierarchy {
+    parent: Vec<Option<usize>>,
+    world: Vec<Mat4>,
+    /// Every node reachable from a root, parents before children.
+    order: Vec<usize>,
+}
+
+impl Hierarchy {
+    fn new(document: &Document) -> Result<Self, String> {
+        let count = document.nodes().len();
+        let mut parent = vec![None; count];
+        for node in document.nodes() {
+            for child in node.children() {
+                if parent[child.index()].is_some() {
+                    return Err(format!("node {} has more than one parent", child.index()));
+                }
+                parent[child.index()] = Some(node.index());
+            }
+        }
+        let nodes: Vec<Node> = document.nodes().collect();
+        let mut world = vec![Mat4::IDENTITY; count];
+        let mut order = Vec::with_capacity(count);
+        let mut stack: Vec<usize> = (0..count).rev().filter(|&i| parent[i].is_none()).collect();
+        while let Some(i) = stack.pop() {
+            let local = Mat4::from_cols_array_2d(&nodes[i].transform().matrix());
+            world[i] = parent[i].map_or(Mat4::IDENTITY, |p| world[p]) * local;
+            order.push(i);
+            stack.extend(
+                nodes[i]
+                    .children()
+                    .map(|c| c.index())
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev(),
+            );
+        }
+        if order.len() != count {
+            return Err("the node hierarchy contains a cycle".into());
+        }
+        Ok(Self {
+            parent,
+            world,
+            order,
+        })
+    }
+
+    /// `node` itself or its nearest ancestor that satisfies `pred`.
+    fn nearest(&self, mut node: usize, pred: impl Fn(usize) -> bool) -> Option<usize> {
+        loop {
+            if pred(node) {
+                return Some(node);
+            }
+            node = self.parent[node]?;
+        }
+    }
+}
+
+struct SceneReader<'a> {
+    document: &'a Document,
+    buffers: &'a [Data],
+    name: &'a str,
+    limits: &'a Limits,
+}
+
+impl SceneReader<'_> {
+    fn bad(&self, place: impl Into<String>, reason: impl Into<String>) -> ImportError {
+        ImportError::BadData {
+            name: self.name.into(),
+            place: place.into(),
+            reason: reason.into(),
+        }
+    }
+
+    fn too_many(&self, what: &'static str, count: usize, limit: usize) -> ImportError {
+        ImportError::TooMany {
+            name: self.name.into(),
+            what,
+            count,
+            limit,
+        }
+    }
+
+    fn read(&self) -> Result<Character, ImportError> {
+        let hierarchy = Hierarchy::new(self.document).map_err(|reason| ImportError::Malformed {
+            name: self.name.into(),
+            reason,
+        })?;
+        let (skeleton, joint_of_node) = self.skeleton(&hierarchy)?;
+        let visible = self.visible_nodes(&hierarchy);
+
+        let mut mesh = Mesh::default();
+        let mut skin = SkinWeights::new();
+        let mut warnings = Vec::new();
+        let mut dropped_weights = 0usize;
+        for &node_index in &hierarchy.order {
+            if !visible[node_index] {
+                continue;
+            }
+            let Some(node) = self.document.nodes().nth(node_index) else {
+                continue;
+            };
+            let Some(gltf_mesh) = node.mesh() else {
+                continue;
+            };
+            for primitive in gltf_mesh.primitives() {
+                let place = format!(
+                    "mesh '{}' primitive {}",
+                    gltf_mesh.name().unwrap_or("unnamed"),
+                    primitive.index()
+                );
+                if !matches!(
+                    primitive.mode(),
+                    Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+                ) {
+                    warnings.push(format!(
+                        "skipped {place}: {:?} primitives have no surface to rig",
+                        primitive.mode()
+                    ));
+                    continue;
+                }
+                let binding = match node.skin() {
+                    Some(s) => {
+                        Binding::Skinned(self.skin_matrices(&s, &hierarchy, &joint_of_node)?)
+                    }
+                    None => Binding::Rigid {
+                        world: hierarchy.world[node_index],
+                        joint: hierarchy
+                            .nearest(node_index, |n| joint_of_node.contains_key(&n))
+                            .and_then(|n| joint_of_node.get(&n).copied()),
+                    },
+                };
+                dropped_weights +=
+                    self.append_primitive(&primitive, &place, &binding, &mut mesh, &mut skin)?;
+            }
+        }
+        if dropped_weights > 0 {
+            warnings.push(format!(
+                "ignored {dropped_weights} NaN, infinite or negative skin weights"
+            ));
+        }
+        if mesh.triangles.is_empty() {
+            return Err(ImportError::NoTriangles {
+                name: self.name.into(),
+            });
+        }
+        if UnitBox::of(&mesh.bounds()).is_none() {
+            return Err(ImportError::Degenerate {
+                name: self.name.into(),
+            });
+        }
+        mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
+        let has_skeleton = !skeleton.joints.is_empty();
+        Ok(Character {
+            name: self.name.into(),
+            mesh,
+            skeleton: has_skeleton.then_some(skeleton),
+            skin: has_skeleton.then_some(skin),
+            warnings,
+        })
+    }
+
+    /// Nodes of the default scene (or the first, or all when there are no scenes).
+    fn visible_nodes(&self, hierarchy: &Hierarchy) -> Vec<bool> {
+        let count = hierarchy.world.len();
+        let scene = self
+            .document
+            .default_scene()
+            .or_else(|| self.document.scenes().next());
+        let Some(scene) = scene else {
+            return vec![true; count];
+        };
+        let mut roots = vec![false; count];
+        for node in scene.nodes() {
+            roots[node.index()] = true;
+        }
+        // `order` is parents-first, so one pass propagates visibility down.
+        let mut visible = vec![false; count];
+        for &n in &hierarchy.order {
+            visible[n] = roots[n] || hierarchy.parent[n].is_some_and(|p| visible[p]);
+        }
+        visible
+    }
+
+    /// The union of all skins' joints, parents first, and the map from node to joint.
+    fn skeleton(
+        &self,
+        hierarchy: &Hierarchy,
+    ) -> Result<(Skeleton, HashMap<usize, JointId>), ImportError> {
+        let mut is_joint = vec![false; hierarchy.world.len()];
+        for skin in self.document.skins() {
+            for joint in skin.joints() {
+                is_joint[joint.index()] = true;
+            }
+        }
+        let count = is_joint.iter().filter(|j| **j).count();
+        if count > self.limits.max_joints {
+            return Err(self.too_many("joints", count, self.limits.max_joints));
+        }
+        let nodes: Vec<Node> = self.document.nodes().collect();
+        let mut joint_of_node = HashMap::new();
+        let mut joints = Vec::with_capacity(count);
+        for &n in &hierarchy.order {
+            if !is_joint[n] {
+                continue;
+            }
+            let parent = hierarchy.parent[n]
+                .and_then(|p| hierarchy.nearest(p, |a| is_joint[a]))
+                .and_then(|p| joint_of_node.get(&p).copied());
+            let id = JointId(joints.len() as u32);
+            joint_of_node.insert(n, id);
+            joints.push(Joint {
+                name: nodes[n]
+                    .name()
+                    .map_or_else(|| format!("joint{n}"), str::to_owned),
+                parent,
+                world_bind: hierarchy.world[n],
+            });
+        }
+        Ok((Skeleton { joints }, joint_of_node))
+    }
+
+    /// Per skin joint: its global id and its skinning matrix (world × inverse bind).
+    fn skin_matrices(
+        &self,
+        skin: &gltf::Skin<'_>,
+        hierarchy: &Hierarchy,
+        joint_of_node: &HashMap<usize, JointId>,
+    ) -> Result<Vec<(JointId, Mat4)>, ImportError> {
+        let place = format!("skin {}", skin.index());
+        let joint_count = skin.joints().count();
+        let inverse_binds: Vec<Mat4> = match skin.inverse_bind_matrices() {
+            Some(accessor) => {
+                accessor_check::check(&accessor, self.buffers)
+                    .and_then(|()| {
+                        accessor_check::check_kind(
+                            &accessor,
+                            "inverse bind matrix",
+                            &[DataType::F32],
+                            Dimensions::Mat4,
+                        )
+                    })
+                    .map_err(|r| self.bad(&place, r))?;
+                skin.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]))
+                    .read_inverse_bind_matrices()
+                    .map(|m| m.map(|c| Mat4::from_cols_array_2d(&c)).collect())
+                    .unwrap_or_default()
+            }
+            None => vec![Mat4::IDENTITY; joint_count],
+        };
+        if inverse_binds.len() < joint_count {
+            return Err(self.bad(
+                place,
+                format!(
+                    "{} inverse bind matrices for {joint_count} joints",
+                    inverse_binds.len()
+                ),
+            ));
+        }
+        Ok(skin
+            .joints()
+            .zip(inverse_binds)
+            .filter_map(|(node, ibm)| {
+                let id = joint_of_node.get(&node.index())?;
+                Some((*id, hierarchy.world[node.index()] * ibm))
+            })
+            .collect())
+    }
+
+    /// Reads one primitive into `mesh` and `skin`; returns how many weights it dropped.
+    fn append_primitive(
+        &self,
+        primitive: &Primitive<'_>,
+        place: &str,
+        binding: &Binding,
+        mesh: &mut Mesh,
+        skin: &mut SkinWeights,
+    ) -> Result<usize, ImportError> {
+        let bad = |r: String| self.bad(place, r);
+        let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
+        let Some(positions_accessor) = primitive.get(&gltf::Semantic::Positions) else {
+            return Err(bad("it has no POSITION attribute".into()));
+        };
+        accessor_check::check(&positions_accessor, self.buffers)
+            .and_then(|()| {
+                accessor_check::check_kind(
+                    &positions_accessor,
+                    "POSITION",
+                    &[DataType::F32],
+                    Dimensions::Vec3,
+                )
+            })
+            .map_err(bad)?;
+        let count = positions_accessor.count();
+        let total = mesh.positions.len() + count;
+        if total > self.limits.max_vertices {
+            return Err(self.too_many("vertices", total, self.limits.max_vertices));
+        }
+        let local: Vec<Vec3> = reader
+            .read_positions()
+            .map(|p| p.map(Vec3::from_array).collect())
+            .unwrap_or_default();
+        if let Some(vertex) = local.iter().position(|p| !p.is_finite()) {
+            return Err(ImportError::NonFinitePosition {
+                name: self.name.into(),
+                place: place.into(),
+                vertex,
+            });
+        }
+
+        let indices: Vec<u32> = match primitive.indices() {
+            Some(accessor) => {
+                accessor_check::check(&accessor, self.buffers)
+                    .and_then(|()| {
+                        accessor_check::check_kind(
+                            &accessor,
+                            "index",
+                            &[DataType::U8, DataType::U16, DataType::U32],
+                            Dimensions::Scalar,
+                        )
+                    })
+                    .map_err(bad)?;
+                reader
+                    .read_indices()
+                    .map(|i| i.into_u32().collect())
+                    .unwrap_or_default()
+            }
+            None => (0..count as u32).collect(),
+        };
+        if let Some(i) = indices.iter().find(|&&i| i as usize >= count) {
+            return Err(bad(format!(
+                "index {i} is out of range for its {count} vertices"
+            )));
+        }
+        let triangles = triangulate(primitive.mode(), &indices);
+        let total = mesh.triangles.len() + triangles.len();
+        if total > self.limits.max_triangles {
+            return Err(self.too_many("triangles", total, self.limits.max_triangles));
+        }
+
+        let (influences, dropped) = match binding {
+            Binding::Skinned(matrices) => {
+                self.read_influences(primitive, count, matrices, place)?
+            }
+            Binding::Rigid { joint, .. } => {
+                let one = joint.map(|joint| Influence { joint, weight: 1.0 });
+                (vec![one.into_iter().collect(); count], 0)
+            }
+        };
+        let base = mesh.positions.len() as u32;
+        for (p, vertex_influences) in local.iter().zip(&influences) {
+            let world = match binding {
+                Binding::Rigid { world, .. } => world.transform_point3(*p),
+                Binding::Skinned(matrices) => rest_pose(*p, vertex_influences, matrices),
+            };
+            mesh.positions.push(world);
+            skin.push_vertex(vertex_influences.iter().copied());
+        }
+        mesh.triangles
+            .extend(triangles.iter().map(|t| t.map(|i| i + base)));
+        mesh.primitive_count += 1;
+        Ok(dropped)
+    }
+
+    /// All JOINTS_n/WEIGHTS_n sets of a skinned primitive, as global joint ids.
+    fn read_influences(
+        &self,
+        primitive: &Primitive<'_>,
+        count: usize,
+        matrices: &[(JointId, Mat4)],
+        place: &str,
+    ) -> Result<(Vec<Vec<Influence>>, usize), ImportError> {
+        let bad = |r: String| self.bad(place, r);
+        let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
+        let mut influences = vec![Vec::new(); count];
+        let mut dropped = 0;
+        for set in 0u32.. {
+            let (Some(joints_accessor), Some(weights_accessor)) = (
+                primitive.get(&gltf::Semantic::Joints(set)),
+                primitive.get(&gltf::Semantic::Weights(set)),
+            ) else {
+                break;
+            };
+            for (accessor, what, types) in [
+                (
+                    &joints_accessor,
+                    "JOINTS",
+                    &[DataType::U8, DataType::U16][..],
+                ),
+                (
+                    &weights_accessor,
+                    "WEIGHTS",
+                    &[DataType::F32, DataType::U8, DataType::U16][..],
+                ),
+            ] {
+                accessor_check::check(accessor, self.buffers)
+                    .and_then(|()| {
+                        accessor_check::check_kind(accessor, what, types, Dimensions::Vec4)
+                    })
+                    .map_err(bad)?;
+                if accessor.count() != count {
+                    return Err(bad(format!(
+                        "{what}_{set} has {} entries for {count} vertices",
+                        accessor.count()
+                    )));
+                }
+            }
+            let (Some(joints), Some(weights)) = (reader.read_joints(set), reader.read_weights(set))
+            else {
+                break;
+            };
+            for ((vertex, js), ws) in influences
+                .iter_mut()
+                .zip(joints.into_u16())
+                .zip(weights.into_f32())
+            {
+                for (j, w) in js.into_iter().zip(ws) {
+                    if w == 0.0 {
+                        continue;
+                    }
+                    if !(w.is_finite() && w > 0.0) {
+                        dropped += 1;
+                        continue;
+                    }
+                    let Some((joint, _)) = matrices.get(j as usize) else {
+                        return Err(bad(format!(
+                            "JOINTS_{set} refers to joint {j} but the skin has {}",
+                            matrices.len()
+                        )));
+                    };
+                    vertex.push(Influence {
+                        joint: *joint,
+                        weight: w,
+                    });
+                }
+            }
+        }
+        Ok((influences, dropped))
+    }
+}
+
+/// How a primitive's vertices get to world space.
+enum Binding {
+    /// Skinning matrices per skin joint; glTF ignores the mesh node's own transform then.
+    Skinned(Vec<(JointId, Mat4)>),
+    /// The node's world transform, and the joint it rides on rigidly, if any.
+    Rigid { world: Mat4, joint: Option<JointId> },
+}
+
+/// Linear blend skinning of one vertex at the nodes' default pose. Weights are normalised here
+/// (files in the wild do not always sum to 1); a vertex with no usable weight stays where it is.
+fn rest_pose(p: Vec3, influences: &[Influence], matrices: &[(JointId, Mat4)]) -> Vec3 {
+    let total: f32 = influences.iter().map(|i| i.weight).sum();
+    if total <= 0.0 {
+        return p;
+    }
+    influences
+        .iter()
+        .filter_map(|i| {
+            let (_, m) = matrices.iter().find(|(id, _)| *id == i.joint)?;
+            Some(m.transform_point3(p) * (i.weight / total))
+        })
+        .sum()
+}
+
+/// Triangle lists from list, strip or fan indices, keeping counter-clockwise winding.
+fn triangulate(mode: Mode, indices: &[u32]) -> Vec<[u32; 3]> {
+    match mode {
+        Mode::TriangleStrip => indices
+            .windows(3)
+            .enumerate()
+            .map(|(k, w)| {
+                if k % 2 == 0 {
+                    [w[0], w[1], w[2]]
+                } else {
+                    [w[1], w[0], w[2]]
+                }
+            })
+            .collect(),
+        Mode::TriangleFan => match indices.split_first() {
+            Some((&hub, rest)) => rest.windows(2).map(|w| [hub, w[0], w[1]]).collect(),
+            None => Vec::new(),
+        },
+        _ => indices
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_and_fans_become_lists() {
+        assert_eq!(
+            triangulate(Mode::TriangleStrip, &[0, 1, 2, 3]),
+            vec![[0, 1, 2], [2, 1, 3]]
+        );
+        assert_eq!(
+            triangulate(Mode::TriangleFan, &[0, 1, 2, 3]),
+            vec![[0, 1, 2], [0, 2, 3]]
+        );
+        assert_eq!(triangulate(Mode::Triangles, &[0, 1, 2, 3]), vec![[0, 1, 2]]);
+    }
+}

@@ -1,0 +1,25 @@
+//! rigkit: automatic rigging — a skeleton and skin weights for any character — that runs in the
+//! browser as well as natively.
+//!
+//! The library is the platform-free core: bytes in ([`io`]), geometry ([`mesh`]), rigs
+//! ([`rig`]), tensor computations on a burn device ([`compute`]) and the three-d viewport
+//! ([`view`]). The `rigkit` binary and the wasm module in `web` are thin shells around it.
+//!
+//! Coordinates are the input file's world frame throughout: no up axis, handedness or unit is
+//! assumed, and nothing is moved or rescaled on the way in or out.
+
+pub mod character;
+pub mod compute;
+pub mod error;
+pub mod io;
+pub mod limits;
+pub mod mesh;
+pub mod rig;
+pub mod view;
+
+#[cfg(target_arch = "wasm32")]
+mod web;
+
+pub use character::{Character, CharacterInfo};
+pub use error::Error;
+pub use limits::Limits;

@@ -1,0 +1,7 @@
+//! Rigs: the skeleton (joints in a hierarchy) and the skin weights that bind mesh vertices to it.
+
+mod skeleton;
+mod skin_weights;
+
+pub use skeleton::{Bone, Joint, JointId, Skeleton};
+pub use skin_weights::{Influence, SkinWeights};

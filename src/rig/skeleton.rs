@@ -1,0 +1,90 @@
+use glam::{Mat4, Vec3};
+
+/// Index of a joint in [`Skeleton::joints`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JointId(pub u32);
+
+impl JointId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One joint of a skeleton in its bind (rest) pose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Joint {
+    pub name: String,
+    /// `None` for a root. Parents always come before their children in [`Skeleton::joints`].
+    pub parent: Option<JointId>,
+    /// The joint's frame in world space at bind pose; its translation is the joint position.
+    pub world_bind: Mat4,
+}
+
+impl Joint {
+    pub fn position(&self) -> Vec3 {
+        self.world_bind.w_axis.truncate()
+    }
+}
+
+/// A parent→child pair of joints: what a viewer draws and what skinning binds to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bone {
+    pub parent: JointId,
+    pub child: JointId,
+}
+
+/// Joints in a forest, stored parents-first so forward kinematics is one pass.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Skeleton {
+    pub joints: Vec<Joint>,
+}
+
+impl Skeleton {
+    pub fn joint(&self, id: JointId) -> Option<&Joint> {
+        self.joints.get(id.index())
+    }
+
+    /// Every parent→child bone.
+    pub fn bones(&self) -> impl Iterator<Item = Bone> + '_ {
+        self.joints.iter().enumerate().filter_map(|(i, j)| {
+            j.parent.map(|parent| Bone {
+                parent,
+                child: JointId(i as u32),
+            })
+        })
+    }
+
+    /// Joint positions as a flat `x, y, z, …` array.
+    pub fn flat_positions(&self) -> Vec<f32> {
+        self.joints
+            .iter()
+            .flat_map(|j| j.position().to_array())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bones_link_each_child_to_its_parent() {
+        let joint = |name: &str, parent: Option<u32>, y: f32| Joint {
+            name: name.into(),
+            parent: parent.map(JointId),
+            world_bind: Mat4::from_translation(Vec3::new(0.0, y, 0.0)),
+        };
+        let s = Skeleton {
+            joints: vec![joint("hips", None, 1.0), joint("spine", Some(0), 1.2)],
+        };
+        let bones: Vec<Bone> = s.bones().collect();
+        assert_eq!(
+            bones,
+            vec![Bone {
+                parent: JointId(0),
+                child: JointId(1)
+            }]
+        );
+        assert_eq!(s.flat_positions(), vec![0.0, 1.0, 0.0, 0.0, 1.2, 0.0]);
+    }
+}

@@ -1,0 +1,74 @@
+use super::JointId;
+
+/// One joint's pull on one vertex.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Influence {
+    pub joint: JointId,
+    pub weight: f32,
+}
+
+/// Sparse per-vertex skin weights, any number of influences per vertex (compressed rows).
+///
+/// Kept as read: the importer drops non-finite and non-positive weights but does not
+/// renormalise, so that checks and metrics see what the file really said.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SkinWeights {
+    /// `offsets[v]..offsets[v + 1]` indexes `influences` for vertex `v`.
+    offsets: Vec<u32>,
+    influences: Vec<Influence>,
+}
+
+impl SkinWeights {
+    pub fn new() -> Self {
+        Self {
+            offsets: vec![0],
+            influences: Vec::new(),
+        }
+    }
+
+    /// Appends the next vertex's influences.
+    pub fn push_vertex(&mut self, influences: impl IntoIterator<Item = Influence>) {
+        self.influences.extend(influences);
+        self.offsets.push(self.influences.len() as u32);
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// The influences on vertex `v`; empty for a vertex out of range or bound to nothing.
+    pub fn influences(&self, v: usize) -> &[Influence] {
+        match (self.offsets.get(v), self.offsets.get(v + 1)) {
+            (Some(&a), Some(&b)) => self.influences.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// How many vertices have at least one influence.
+    pub fn influenced_vertex_count(&self) -> usize {
+        self.offsets.windows(2).filter(|w| w[1] > w[0]).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_keep_their_own_influences() {
+        let mut w = SkinWeights::new();
+        let inf = |j, weight| Influence {
+            joint: JointId(j),
+            weight,
+        };
+        w.push_vertex([inf(0, 0.25), inf(3, 0.75)]);
+        w.push_vertex([]);
+        w.push_vertex([inf(1, 1.0)]);
+        assert_eq!(w.vertex_count(), 3);
+        assert_eq!(w.influences(0), &[inf(0, 0.25), inf(3, 0.75)]);
+        assert!(w.influences(1).is_empty());
+        assert_eq!(w.influences(2), &[inf(1, 1.0)]);
+        assert!(w.influences(3).is_empty());
+        assert_eq!(w.influenced_vertex_count(), 2);
+    }
+}

@@ -1,0 +1,116 @@
+use std::f32::consts::FRAC_PI_2;
+
+use glam::Vec3;
+use three_d::{Camera, Viewport, degrees, vec3};
+
+use crate::mesh::Aabb;
+
+const FIELD_OF_VIEW_DEGREES: f32 = 40.0;
+
+/// A turntable camera around a target point: yaw about +Y (glTF's up), pitch, distance.
+///
+/// Kept as plain angles rather than three-d's camera so that input handling is testable
+/// without a GL context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrbitCamera {
+    pub target: Vec3,
+    pub yaw: f32,
+    pub pitch: f32,
+    pub distance: f32,
+    /// The framed model's radius, which bounds zoom and sets the clip planes.
+    radius: f32,
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        Self {
+            target: Vec3::ZERO,
+            yaw: 0.5,
+            pitch: 0.25,
+            distance: 3.0,
+            radius: 1.0,
+        }
+    }
+}
+
+impl OrbitCamera {
+    /// Looks at `bounds` from the front-right, close enough that it fills the view.
+    pub fn frame(&mut self, bounds: &Aabb) {
+        self.radius = (bounds.diagonal() * 0.5).max(1e-6);
+        self.target = bounds.center();
+        let half_fov = (FIELD_OF_VIEW_DEGREES * 0.5).to_radians();
+        self.distance = self.radius / half_fov.sin() * 1.05;
+        self.yaw = 0.5;
+        self.pitch = 0.25;
+    }
+
+    /// Turns by a drag of `dx`, `dy` pixels.
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        self.yaw -= dx * 0.008;
+        self.pitch = (self.pitch + dy * 0.008).clamp(-FRAC_PI_2 + 0.01, FRAC_PI_2 - 0.01);
+    }
+
+    /// Moves closer (`steps` > 0) or further; each step is 10 %.
+    pub fn zoom(&mut self, steps: f32) {
+        self.distance =
+            (self.distance * 0.9f32.powf(steps)).clamp(self.radius * 0.05, self.radius * 50.0);
+    }
+
+    /// Slides the target in the view plane by a drag of `dx`, `dy` pixels.
+    pub fn pan(&mut self, dx: f32, dy: f32) {
+        let forward = (self.target - self.eye()).normalize_or_zero();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        let scale = self.distance * 0.0015;
+        self.target += (-right * dx + up * dy) * scale;
+    }
+
+    pub fn eye(&self) -> Vec3 {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        self.target + Vec3::new(sy * cp, sp, cy * cp) * self.distance
+    }
+
+    /// The three-d camera for a viewport of `width` × `height` pixels.
+    pub fn camera(&self, width: u32, height: u32) -> Camera {
+        let eye = self.eye();
+        let t = self.target;
+        Camera::new_perspective(
+            Viewport::new_at_origo(width, height),
+            vec3(eye.x, eye.y, eye.z),
+            vec3(t.x, t.y, t.z),
+            vec3(0.0, 1.0, 0.0),
+            degrees(FIELD_OF_VIEW_DEGREES),
+            (self.distance - self.radius * 2.0).max(self.distance * 0.01),
+            self.distance + self.radius * 4.0,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framing_puts_the_whole_box_in_front_of_the_camera() {
+        let bounds = Aabb {
+            min: Vec3::new(-1.0, 0.0, -0.5),
+            max: Vec3::new(1.0, 4.0, 0.5),
+        };
+        let mut cam = OrbitCamera::default();
+        cam.frame(&bounds);
+        assert_eq!(cam.target, bounds.center());
+        assert!((cam.eye() - cam.target).length() > bounds.diagonal() * 0.5);
+    }
+
+    #[test]
+    fn orbit_keeps_distance_and_never_flips_over_the_pole() {
+        let mut cam = OrbitCamera::default();
+        let d = cam.distance;
+        cam.orbit(120.0, 10_000.0);
+        assert!((cam.eye() - cam.target).length() - d < 1e-4);
+        assert!(cam.pitch < FRAC_PI_2);
+        cam.zoom(1000.0);
+        assert!(cam.distance > 0.0);
+    }
+}

@@ -1,0 +1,100 @@
+//! The wasm shell: a thin wasm-bindgen layer that hands browser bytes and canvas input to the
+//! core and turns its results and errors into JS values. No logic lives here.
+
+mod compute;
+
+use std::sync::Arc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{HtmlCanvasElement, WebGl2RenderingContext};
+
+use crate::view::Viewer;
+use crate::{Character, Limits};
+
+#[wasm_bindgen(start)]
+fn start() {
+    // A last resort: the core returns errors rather than panicking, but if it ever does, the
+    // console should say where.
+    console_error_panic_hook::set_once();
+}
+
+/// One viewport on one canvas, and the character it shows.
+#[wasm_bindgen]
+pub struct App {
+    viewer: Viewer,
+    character: Option<Character>,
+}
+
+#[wasm_bindgen]
+impl App {
+    /// Takes over `canvas`, whose WebGL2 context the page may already have created with the
+    /// options it wants.
+    #[wasm_bindgen(constructor)]
+    pub fn new(canvas: HtmlCanvasElement) -> Result<App, JsError> {
+        let gl = canvas
+            .get_context("webgl2")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<WebGl2RenderingContext>().ok())
+            .ok_or_else(|| JsError::new("this browser cannot create a WebGL2 context"))?;
+        let gl = three_d::context::Context::from_webgl2_context(gl);
+        let context = three_d::Context::from_gl_context(Arc::new(gl))
+            .map_err(|e| JsError::new(&format!("cannot start the 3D viewport: {e}")))?;
+        Ok(App {
+            viewer: Viewer::new(context),
+            character: None,
+        })
+    }
+
+    /// Imports a file and shows it; returns its info. On error the current character stays.
+    pub fn load(&mut self, bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
+        let character = crate::io::import(bytes, name, &Limits::default())
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        let info = serde_wasm_bindgen::to_value(&character.info())?;
+        self.viewer.show(&character);
+        self.character = Some(character);
+        Ok(info)
+    }
+
+    /// The shown character's vertex positions, flat `x, y, z, …`; empty when none is loaded.
+    pub fn positions(&self) -> Vec<f32> {
+        self.character
+            .as_ref()
+            .map(|c| c.mesh.flat_positions())
+            .unwrap_or_default()
+    }
+
+    /// The shown character's joint positions, flat `x, y, z, …`.
+    #[wasm_bindgen(js_name = jointPositions)]
+    pub fn joint_positions(&self) -> Vec<f32> {
+        self.character
+            .as_ref()
+            .and_then(|c| c.skeleton.as_ref())
+            .map(|s| s.flat_positions())
+            .unwrap_or_default()
+    }
+
+    pub fn render(&mut self, width: u32, height: u32) {
+        self.viewer.render(width, height);
+    }
+
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        self.viewer.camera_mut().orbit(dx, dy);
+    }
+
+    pub fn zoom(&mut self, steps: f32) {
+        self.viewer.camera_mut().zoom(steps);
+    }
+
+    pub fn pan(&mut self, dx: f32, dy: f32) {
+        self.viewer.camera_mut().pan(dx, dy);
+    }
+
+    /// Frames the shown character again.
+    pub fn frame(&mut self) {
+        if let Some(c) = &self.character {
+            self.viewer.camera_mut().frame(&c.mesh.bounds());
+        }
+    }
+}

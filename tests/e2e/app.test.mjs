@@ -1,0 +1,138 @@
+// End-to-end tests of the built page (dist/) in headless Chromium: WebGPU on SwiftShader, the
+// CPU fallback, drag-and-drop of real characters, error handling and the no-network promise.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { serve } from './server.mjs';
+import { dropFiles, launch, openApp, viewportPixels } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const dist = process.env.RIGKIT_DIST || path.join(repo, 'dist');
+const data = process.env.RIGKIT_DATA || path.resolve(repo, '..', 'shared', 'data');
+const artifacts = path.join(repo, 'target', 'e2e');
+fs.mkdirSync(artifacts, { recursive: true });
+
+const readData = (rel) => ({ name: path.basename(rel), bytes: fs.readFileSync(path.join(data, rel)) });
+
+/** Every request must stay on the page's own origin: rigkit never uploads anything. */
+function assertSameOrigin(requests, origin) {
+  const foreign = requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, [], 'requests left the page origin');
+}
+
+let server;
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), `no built page in ${dist}: run trunk build first`);
+  server = await serve(dist);
+});
+after(async () => server && server.close());
+
+describe('with WebGPU (SwiftShader adapter)', () => {
+  let browser;
+  let app;
+  before(async () => {
+    browser = await launch({ webgpu: true });
+    app = await openApp(browser.context, server.url);
+  });
+  after(async () => browser && browser.close());
+
+  test('opens on the sample character with its skeleton drawn', async () => {
+    const { page, errors } = app;
+    const current = await page.evaluate(() => window.rigkit.current);
+    assert.equal(current.name, 'human-zombie.glb');
+    assert.ok(current.vertices > 1000, `sample has ${current.vertices} vertices`);
+    assert.ok(current.joints >= 20, `sample has ${current.joints} joints`);
+    assert.match(await page.textContent('#status-file'), /vertices, \d+ joints/);
+    const pixels = await viewportPixels(page);
+    await page.screenshot({ path: path.join(artifacts, 'sample-webgpu.png') });
+    assert.ok(pixels.colours > 50, `viewport looks blank (${pixels.colours} colours)`);
+    assert.ok(pixels.skeleton > 100, `skeleton not visible (${pixels.skeleton} skeleton pixels)`);
+    assert.deepEqual(errors, []);
+  });
+
+  test('uses the WebGPU adapter and it agrees with the CPU backend', async () => {
+    const { page } = app;
+    const backend = await page.evaluate(() => window.rigkit.backend);
+    assert.match(backend, /^WebGPU: \S/);
+    assert.equal(await page.textContent('#status-backend'), backend);
+    const check = await page.evaluate(() => window.rigkit.checkBackends());
+    assert.ok(check.vertices > 1000);
+    assert.ok(check.cpuVsReference < 1e-5, `CPU vs reference ${check.cpuVsReference}`);
+    assert.ok(check.gpuVsCpu !== null && check.gpuVsCpu < 1e-5, `WebGPU vs CPU ${check.gpuVsCpu}`);
+  });
+
+  test('a dropped GLB replaces the sample in the viewport', async () => {
+    const { page, errors } = app;
+    const before = await viewportPixels(page);
+    await dropFiles(page, [readData('eval/Fox.glb')]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'Fox.glb');
+    const current = await page.evaluate(() => window.rigkit.current);
+    assert.equal(current.joints, 24);
+    assert.equal(current.vertices, 1728);
+    const afterDrop = await viewportPixels(page);
+    await page.screenshot({ path: path.join(artifacts, 'fox-dropped.png') });
+    assert.ok(afterDrop.colours > 50, 'viewport blank after drop');
+    assert.notEqual(afterDrop.hash, before.hash, 'viewport did not change after the drop');
+    assert.ok(afterDrop.skeleton > 50, 'dropped skeleton not visible');
+    assert.deepEqual(errors, []);
+  });
+
+  test('a bad file shows an error banner and keeps the current character', async () => {
+    const { page } = app;
+    const shown = await page.evaluate(() => window.rigkit.current.name);
+    const cases = [
+      { name: 'truncated.glb', bytes: readData('eval/Fox.glb').bytes.subarray(0, 3000), expect: /truncated|past the end/ },
+      { name: 'notes.txt', bytes: Buffer.from('hello'), expect: /not a file rigkit can read/ },
+      { name: 'empty.glb', bytes: Buffer.alloc(0), expect: /is empty/ },
+      { name: 'broken.gltf', bytes: Buffer.from('{"asset": '), expect: /bad JSON/ },
+      { name: 'draco.glb', bytes: fs.readFileSync(path.join(data, 'robustness/draco/Astronaut_FinnTheFrog-transformed.glb')), expect: /Draco/ },
+    ];
+    for (const bad of cases) {
+      await dropFiles(page, [bad]);
+      await page.waitForSelector('#error-banner:not([hidden])');
+      const text = await page.textContent('#error-text');
+      assert.match(text, bad.expect, `${bad.name}: ${text}`);
+      assert.ok(text.includes(bad.name), `the error names the file: ${text}`);
+      assert.equal(await page.evaluate(() => window.rigkit.current.name), shown);
+      await page.click('#error-close');
+    }
+    // The page still works after all of that.
+    const info = await page.evaluate(async (bytes) => (await window.rigkit.load(new Uint8Array(bytes), 'again.glb')).name,
+      [...readData('eval/CesiumMan.glb').bytes]);
+    assert.equal(info, 'again.glb');
+    assert.deepEqual(app.errors.filter((e) => !e.startsWith('console:')), []);
+  });
+
+  test('no request leaves the page origin', () => {
+    assertSameOrigin(app.requests, server.url);
+    assert.ok(app.requests.some((u) => u.endsWith('.wasm')), 'the wasm module was requested from the origin');
+  });
+});
+
+describe('without WebGPU (CPU fallback)', () => {
+  let browser;
+  let app;
+  before(async () => {
+    browser = await launch({ webgpu: false });
+    app = await openApp(browser.context, server.url);
+  });
+  after(async () => browser && browser.close());
+
+  test('falls back to the CPU backend and still shows and computes', async () => {
+    const { page, errors } = app;
+    assert.equal(await page.evaluate(() => window.rigkit.backend), 'CPU');
+    assert.equal(await page.textContent('#status-backend'), 'CPU');
+    const check = await page.evaluate(() => window.rigkit.checkBackends());
+    assert.equal(check.gpuVsCpu, null);
+    assert.ok(check.cpuVsReference < 1e-5, `CPU vs reference ${check.cpuVsReference}`);
+    const pixels = await viewportPixels(page);
+    await page.screenshot({ path: path.join(artifacts, 'sample-cpu.png') });
+    assert.ok(pixels.colours > 50 && pixels.skeleton > 100, 'sample not rendered with its skeleton');
+    assert.deepEqual(errors, []);
+    assertSameOrigin(app.requests, server.url);
+  });
+});

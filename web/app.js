@@ -1,0 +1,215 @@
+// The page shell: wires the DOM (drop, file picker, pointer input, status bar) to the wasm
+// module and exposes the same operations as `window.rigkit` for scripting and tests.
+// All logic lives in Rust; this file only moves bytes and events.
+
+const SAMPLE = { url: 'web/samples/human-zombie.glb', name: 'human-zombie.glb' };
+const ADAPTER_TIMEOUT_MS = 5000;
+const GPU_INIT_TIMEOUT_MS = 20000;
+
+const $ = (id) => document.getElementById(id);
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function wasmReady() {
+  if (window.wasmBindings) return Promise.resolve(window.wasmBindings);
+  return new Promise((resolve) =>
+    addEventListener('TrunkApplicationStarted', () => resolve(window.wasmBindings), { once: true }));
+}
+
+function showError(message) {
+  $('error-text').textContent = message;
+  $('error-banner').hidden = false;
+}
+
+function clearError() {
+  $('error-banner').hidden = true;
+}
+
+// Picks the compute backend once: burn's WebGPU runtime when the browser yields an adapter,
+// else the CPU backend. Every step has a timeout: some drivers never answer requestAdapter.
+async function chooseBackend(wasm) {
+  const cpu = (reason) => ({ kind: 'cpu', label: 'CPU', reason });
+  if (!navigator.gpu) return cpu('this browser has no WebGPU');
+  let adapter = null;
+  try {
+    adapter = await withTimeout(navigator.gpu.requestAdapter(), ADAPTER_TIMEOUT_MS, 'requestAdapter');
+  } catch (e) {
+    return cpu(e.message);
+  }
+  if (!adapter) return cpu('no WebGPU adapter');
+  try {
+    const name = await withTimeout(wasm.initWebGpu(), GPU_INIT_TIMEOUT_MS, 'WebGPU start-up');
+    const info = adapter.info || {};
+    const label = name || [info.vendor, info.architecture].filter(Boolean).join(' ') || 'adapter';
+    return { kind: 'webgpu', label: `WebGPU: ${label}`, reason: null };
+  } catch (e) {
+    return cpu(e.message || String(e));
+  }
+}
+
+function maxAbsDiff(a, b) {
+  if (a.length !== b.length) return Infinity;
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+  return worst;
+}
+
+async function main() {
+  const wasm = await wasmReady();
+  const canvas = $('viewport');
+  // Created here so the page chooses the options; the wasm side picks up the same context.
+  canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
+  const app = new wasm.App(canvas);
+
+  let dirty = true;
+  const redraw = () => { dirty = true; };
+  const frame = () => {
+    const dpr = window.devicePixelRatio || 1;
+    const width = Math.max(1, Math.round(canvas.clientWidth * dpr));
+    const height = Math.max(1, Math.round(canvas.clientHeight * dpr));
+    if (canvas.width !== width || canvas.height !== height) {
+      canvas.width = width;
+      canvas.height = height;
+      dirty = true;
+    }
+    if (dirty) {
+      dirty = false;
+      app.render(width, height);
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+
+  // Orbit with the primary button, pan with the secondary (or shift), zoom with the wheel.
+  let drag = null;
+  canvas.addEventListener('pointerdown', (e) => {
+    drag = { x: e.clientX, y: e.clientY, pan: e.button !== 0 || e.shiftKey };
+    canvas.setPointerCapture(e.pointerId);
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    const dx = e.clientX - drag.x;
+    const dy = e.clientY - drag.y;
+    drag.x = e.clientX;
+    drag.y = e.clientY;
+    if (drag.pan) app.pan(dx, dy); else app.orbit(dx, dy);
+    redraw();
+  });
+  canvas.addEventListener('pointerup', () => { drag = null; });
+  canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    app.zoom(-Math.sign(e.deltaY));
+    redraw();
+  }, { passive: false });
+  const frameModel = () => { app.frame(); redraw(); };
+  $('frame-button').addEventListener('click', frameModel);
+  canvas.addEventListener('dblclick', frameModel);
+  addEventListener('keydown', (e) => { if (e.key === 'f' || e.key === 'F') frameModel(); });
+  $('error-close').addEventListener('click', clearError);
+
+  const backend = await chooseBackend(wasm);
+  $('status-backend').textContent = backend.label;
+  $('status-backend').title = backend.reason || '';
+
+  let current = null;
+
+  // Imports bytes, shows them, and runs the per-vertex feature pass on the active backend.
+  // Throws (and shows a banner) on a bad file; what was shown before stays.
+  async function load(bytes, name) {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('rigkit.load expects a Uint8Array');
+    let info;
+    try {
+      info = app.load(bytes, String(name));
+    } catch (e) {
+      const message = e && e.message ? e.message : String(e);
+      showError(message);
+      throw new Error(message);
+    }
+    clearError();
+    redraw();
+    $('status-file').textContent =
+      `${info.name}: ${info.vertices.toLocaleString()} vertices, ${info.joints} joints`;
+    const t0 = performance.now();
+    const features = await wasm.vertexFeatures(app.positions(), backend.kind === 'webgpu');
+    const ms = performance.now() - t0;
+    $('status-compute').textContent =
+      `features ${features.length / 4}×4 in ${ms.toFixed(0)} ms (${backend.kind === 'webgpu' ? 'WebGPU' : 'CPU'})`;
+    current = { ...info, backend: backend.label, featureMs: ms };
+    return current;
+  }
+
+  // Runs the same feature computation on every available backend and on the plain-Rust
+  // reference, and reports how far apart they are.
+  async function checkBackends() {
+    const positions = app.positions();
+    const reference = wasm.vertexFeaturesReference(positions);
+    const cpu = await wasm.vertexFeatures(positions, false);
+    const result = {
+      backend: backend.label,
+      vertices: positions.length / 3,
+      cpuVsReference: maxAbsDiff(cpu, reference),
+      gpuVsCpu: null,
+    };
+    if (backend.kind === 'webgpu') {
+      result.gpuVsCpu = maxAbsDiff(await wasm.vertexFeatures(positions, true), cpu);
+    }
+    return result;
+  }
+
+  async function loadFile(file) {
+    try {
+      await load(new Uint8Array(await file.arrayBuffer()), file.name);
+    } catch (_) {
+      // Already shown in the banner.
+    }
+  }
+
+  $('file-input').addEventListener('change', (e) => {
+    const [file] = e.target.files;
+    if (file) loadFile(file);
+    e.target.value = '';
+  });
+  const dropHint = $('drop-hint');
+  addEventListener('dragenter', (e) => { e.preventDefault(); dropHint.hidden = false; });
+  addEventListener('dragover', (e) => { e.preventDefault(); });
+  addEventListener('dragleave', (e) => { if (!e.relatedTarget) dropHint.hidden = true; });
+  addEventListener('drop', (e) => {
+    e.preventDefault();
+    dropHint.hidden = true;
+    const files = [...(e.dataTransfer ? e.dataTransfer.files : [])];
+    if (files.length === 0) return;
+    const file = files.find((f) => /\.(glb|gltf)$/i.test(f.name)) || files[0];
+    loadFile(file);
+  });
+
+  try {
+    const response = await fetch(SAMPLE.url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    await load(new Uint8Array(await response.arrayBuffer()), SAMPLE.name);
+  } catch (e) {
+    showError(`Could not open the sample character: ${e.message}`);
+  }
+
+  window.rigkit = {
+    ready: true,
+    backend: backend.label,
+    backendKind: backend.kind,
+    load,
+    checkBackends,
+    get current() { return current; },
+    jointPositions: () => app.jointPositions(),
+  };
+  dispatchEvent(new CustomEvent('rigkit-ready'));
+}
+
+main().catch((e) => {
+  console.error(e);
+  showError(`rigkit failed to start: ${e && e.message ? e.message : e}`);
+});
