@@ -1,6 +1,7 @@
 //! The crate-wide error: one variant per pipeline stage, each carrying that stage's own error.
 
 use crate::compute::ComputeError;
+use crate::export::ExportError;
 use crate::io::ImportError;
 
 /// Anything that can go wrong between the bytes a user gives and the rig they get back.
@@ -13,4 +14,6 @@ pub enum Error {
     Import(#[from] ImportError),
     #[error(transparent)]
     Compute(#[from] ComputeError),
+    #[error(transparent)]
+    Export(#[from] ExportError),
 }

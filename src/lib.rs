@@ -2,8 +2,8 @@
 //! browser as well as natively.
 //!
 //! The library is the platform-free core: bytes in ([`io`]), geometry ([`mesh`]), rigs
-//! ([`rig`]), tensor computations on a burn device ([`compute`]) and the three-d viewport
-//! ([`view`]). The `rigkit` binary and the wasm module in `web` are thin shells around it.
+//! ([`rig`]), tensor computations on a burn device ([`compute`]), bytes out ([`export`]) and the
+//! three-d viewport ([`view`]). The `rigkit` binary and the wasm module in `web` are thin shells around it.
 //!
 //! Coordinates are the input file's world frame throughout: no up axis, handedness or unit is
 //! assumed, and nothing is moved or rescaled on the way in or out.
@@ -11,6 +11,7 @@
 pub mod character;
 pub mod compute;
 pub mod error;
+pub mod export;
 pub mod io;
 pub mod limits;
 pub mod mesh;

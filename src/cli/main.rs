@@ -10,6 +10,8 @@ rigkit — automatic rigging
 
 USAGE:
     rigkit info FILE [--json]     Describe a character: vertices, triangles, joints, bounds
+    rigkit convert IN OUT.glb [--max-influences 4|8]
+                                  Write IN as a GLB, keeping its rig; weights normalised
     rigkit help                   Show this message
 
 Supported input: .glb, .gltf (embedded buffers).";
@@ -31,6 +33,7 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     match command.as_str() {
         "info" => info(rest),
+        "convert" => convert(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -85,5 +88,37 @@ fn info(args: &[String]) -> Result<(), String> {
     for warning in &info.warnings {
         println!("warning:          {warning}");
     }
+    Ok(())
+}
+
+fn convert(args: &[String]) -> Result<(), String> {
+    let mut options = rigkit::export::ExportOptions::default();
+    let mut files = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--max-influences" => {
+                let value = it.next().ok_or("--max-influences needs a value (4 or 8)")?;
+                options.max_influences = value
+                    .parse()
+                    .map_err(|_| format!("--max-influences: '{value}' is not a number"))?;
+            }
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            file => files.push(file),
+        }
+    }
+    let [input, output] = files.as_slice() else {
+        return Err(format!("convert takes IN and OUT.glb\n\n{USAGE}"));
+    };
+    let character = load(input)?;
+    let glb = rigkit::export::export_glb(&character, &options).map_err(|e| e.to_string())?;
+    std::fs::write(output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
+    let info = character.info();
+    println!(
+        "wrote {output}: {} vertices, {} joints, {} bytes",
+        info.vertices,
+        info.joints,
+        glb.len()
+    );
     Ok(())
 }

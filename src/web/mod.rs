@@ -39,6 +39,8 @@ impl App {
             .and_then(|c| c.dyn_into::<WebGl2RenderingContext>().ok())
             .ok_or_else(|| JsError::new("this browser cannot create a WebGL2 context"))?;
         let gl = three_d::context::Context::from_webgl2_context(gl);
+        // three-d's API takes an `Arc`; the page is single-threaded, so nothing is shared.
+        #[allow(clippy::arc_with_non_send_sync)]
         let context = three_d::Context::from_gl_context(Arc::new(gl))
             .map_err(|e| JsError::new(&format!("cannot start the 3D viewport: {e}")))?;
         Ok(App {

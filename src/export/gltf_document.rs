@@ -1,0 +1,310 @@
+//! Builds the glTF document of a character: one skinned mesh in world space, the skeleton as a
+//! named node hierarchy under an `Armature` node, inverse bind matrices, and
+//! `JOINTS_n`/`WEIGHTS_n` normalised per vertex.
+
+use glam::{Mat4, Vec3};
+use serde_json::{Value, json};
+
+use super::{glb_container, top_influences};
+use crate::Character;
+use crate::rig::{Influence, JointId, Skeleton, SkinWeights};
+
+/// Choices a user makes when exporting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// Influences kept per vertex: 4 (`JOINTS_0` only, what every engine reads) or 8 (adds
+    /// `JOINTS_1`/`WEIGHTS_1`).
+    pub max_influences: usize,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        Self { max_influences: 4 }
+    }
+}
+
+/// Why a character could not be written.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExportError {
+    #[error("'{name}' has no triangles to export")]
+    EmptyMesh { name: String },
+    #[error("max influences must be 4 or 8, not {0}")]
+    BadInfluenceCount(usize),
+    #[error("'{name}' has {count} joints; glTF skins index at most 65,535")]
+    TooManyJoints { name: String, count: usize },
+}
+
+// glTF constants (glTF 2.0, section 5).
+const FLOAT: u32 = 5126;
+const UNSIGNED_SHORT: u32 = 5123;
+const UNSIGNED_INT: u32 = 5125;
+const ARRAY_BUFFER: u32 = 34962;
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+
+/// Collects the binary chunk and the accessors and views that describe it.
+#[derive(Default)]
+struct Buffers {
+    bin: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Buffers {
+    /// Appends `bytes` as a new view and an accessor over it; returns the accessor index.
+    fn push(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
+        let offset = self.bin.len();
+        self.bin.extend_from_slice(bytes);
+        self.bin.resize(self.bin.len().div_ceil(4) * 4, 0);
+        let mut view = json!({ "buffer": 0, "byteOffset": offset, "byteLength": bytes.len() });
+        if let Some(target) = target {
+            view["target"] = json!(target);
+        }
+        accessor["bufferView"] = json!(self.views.len());
+        self.views.push(view);
+        self.accessors.push(accessor);
+        self.accessors.len() - 1
+    }
+
+    fn push_vec3(&mut self, values: &[Vec3], with_bounds: bool) -> usize {
+        let bytes: Vec<u8> = values
+            .iter()
+            .flat_map(|v| v.to_array())
+            .flat_map(f32::to_le_bytes)
+            .collect();
+        let mut accessor = json!({ "componentType": FLOAT, "count": values.len(), "type": "VEC3" });
+        if with_bounds {
+            let b = crate::mesh::Aabb::from_points(values);
+            accessor["min"] = json!(b.min.to_array());
+            accessor["max"] = json!(b.max.to_array());
+        }
+        self.push(&bytes, Some(ARRAY_BUFFER), accessor)
+    }
+}
+
+/// Writes `character` as a GLB file.
+///
+/// Vertex positions and order are the character's own (its world frame); the skeleton's bind
+/// pose is its joints' world frames, so the file shows the mesh exactly where it was.
+///
+/// # Errors
+/// [`ExportError`] for a mesh without triangles, a bad option or too many joints.
+pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<u8>, ExportError> {
+    let mesh = &character.mesh;
+    if mesh.triangles.is_empty() {
+        return Err(ExportError::EmptyMesh {
+            name: character.name.clone(),
+        });
+    }
+    let sets = match options.max_influences {
+        4 => 1,
+        8 => 2,
+        n => return Err(ExportError::BadInfluenceCount(n)),
+    };
+    let mut buffers = Buffers::default();
+    let position = buffers.push_vec3(&mesh.positions, true);
+    let normal = buffers.push_vec3(&mesh.normals, false);
+    let index_bytes: Vec<u8> = mesh
+        .triangles
+        .iter()
+        .flatten()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    let indices = buffers.push(
+        &index_bytes,
+        Some(ELEMENT_ARRAY_BUFFER),
+        json!({ "componentType": UNSIGNED_INT, "count": mesh.triangles.len() * 3, "type": "SCALAR" }),
+    );
+    let mut attributes = json!({ "POSITION": position, "NORMAL": normal });
+
+    let name = if character.name.is_empty() {
+        "character"
+    } else {
+        character.name.as_str()
+    };
+    let mut nodes = Vec::new();
+    let mut scene_nodes = Vec::new();
+    let mut skins = Vec::new();
+    let mut mesh_node = json!({ "name": name, "mesh": 0 });
+
+    if let Some(skeleton) = character.skeleton.as_ref().filter(|s| !s.joints.is_empty()) {
+        if skeleton.joints.len() > usize::from(u16::MAX) {
+            return Err(ExportError::TooManyJoints {
+                name: character.name.clone(),
+                count: skeleton.joints.len(),
+            });
+        }
+        let empty = SkinWeights::new();
+        let skin = character.skin.as_ref().unwrap_or(&empty);
+        let per_vertex = vertex_influences(&mesh.positions, skeleton, skin, sets * 4);
+        for set in 0..sets {
+            let (joints, weights) = influence_set(&per_vertex, set);
+            let j = buffers.push(
+                &joints,
+                Some(ARRAY_BUFFER),
+                json!({ "componentType": UNSIGNED_SHORT, "count": per_vertex.len(), "type": "VEC4" }),
+            );
+            let w = buffers.push(
+                &weights,
+                Some(ARRAY_BUFFER),
+                json!({ "componentType": FLOAT, "count": per_vertex.len(), "type": "VEC4" }),
+            );
+            attributes[format!("JOINTS_{set}")] = json!(j);
+            attributes[format!("WEIGHTS_{set}")] = json!(w);
+        }
+        let ibm_bytes: Vec<u8> = skeleton
+            .joints
+            .iter()
+            .flat_map(|j| inverse_bind(j.world_bind).to_cols_array())
+            .flat_map(f32::to_le_bytes)
+            .collect();
+        let ibm = buffers.push(
+            &ibm_bytes,
+            None,
+            json!({ "componentType": FLOAT, "count": skeleton.joints.len(), "type": "MAT4" }),
+        );
+        // Joints are nodes 0..n in skeleton order; the Armature node holds the roots so that
+        // every joint has one common root, as the glTF validator requires.
+        nodes.extend(joint_nodes(skeleton));
+        let armature = nodes.len();
+        let roots: Vec<usize> = skeleton
+            .joints
+            .iter()
+            .enumerate()
+            .filter(|(_, j)| j.parent.is_none())
+            .map(|(i, _)| i)
+            .collect();
+        nodes.push(json!({ "name": "Armature", "children": roots }));
+        scene_nodes.push(armature);
+        skins.push(json!({
+            "name": format!("{name} skin"),
+            "joints": (0..skeleton.joints.len()).collect::<Vec<_>>(),
+            "inverseBindMatrices": ibm,
+            "skeleton": armature,
+        }));
+        mesh_node["skin"] = json!(0);
+    }
+    scene_nodes.push(nodes.len());
+    nodes.push(mesh_node);
+
+    let mut document = json!({
+        "asset": { "version": "2.0", "generator": concat!("rigkit ", env!("CARGO_PKG_VERSION")) },
+        "scene": 0,
+        "scenes": [{ "name": name, "nodes": scene_nodes }],
+        "nodes": nodes,
+        "meshes": [{
+            "name": name,
+            "primitives": [{ "attributes": attributes, "indices": indices, "material": 0, "mode": 4 }],
+        }],
+        "materials": [{
+            "name": "surface",
+            "pbrMetallicRoughness": {
+                "baseColorFactor": [0.8, 0.8, 0.8, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.7
+            }
+        }],
+        "accessors": buffers.accessors,
+        "bufferViews": buffers.views,
+        "buffers": [{ "byteLength": buffers.bin.len() }],
+    });
+    if !skins.is_empty() {
+        document["skins"] = json!(skins);
+    }
+    let json = serde_json::to_vec(&document).unwrap_or_default();
+    Ok(glb_container::write(&json, &buffers.bin))
+}
+
+/// Each vertex's strongest influences, normalised; a vertex bound to nothing rides on the
+/// joint nearest to it, so that every vertex moves with the rig.
+fn vertex_influences(
+    positions: &[Vec3],
+    skeleton: &Skeleton,
+    skin: &SkinWeights,
+    k: usize,
+) -> Vec<Vec<Influence>> {
+    positions
+        .iter()
+        .enumerate()
+        .map(|(v, p)| {
+            let top = top_influences(skin.influences(v), k);
+            if !top.is_empty() {
+                return top;
+            }
+            let nearest = skeleton
+                .joints
+                .iter()
+                .enumerate()
+                .min_by(|(_, a), (_, b)| {
+                    a.position()
+                        .distance_squared(*p)
+                        .total_cmp(&b.position().distance_squared(*p))
+                })
+                .map_or(0, |(i, _)| i);
+            vec![Influence {
+                joint: JointId(nearest as u32),
+                weight: 1.0,
+            }]
+        })
+        .collect()
+}
+
+/// The bytes of `JOINTS_set` (u16 × 4) and `WEIGHTS_set` (f32 × 4); unused slots are joint 0
+/// with weight 0.
+fn influence_set(per_vertex: &[Vec<Influence>], set: usize) -> (Vec<u8>, Vec<u8>) {
+    let mut joints = Vec::with_capacity(per_vertex.len() * 8);
+    let mut weights = Vec::with_capacity(per_vertex.len() * 16);
+    for influences in per_vertex {
+        for slot in set * 4..set * 4 + 4 {
+            let (j, w) = influences
+                .get(slot)
+                .map_or((0, 0.0), |i| (i.joint.0 as u16, i.weight));
+            joints.extend_from_slice(&j.to_le_bytes());
+            weights.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    (joints, weights)
+}
+
+/// The inverse of a bind matrix, with its last row exactly (0, 0, 0, 1) as glTF requires of
+/// an affine transform.
+fn inverse_bind(world: Mat4) -> Mat4 {
+    let mut m = world.inverse();
+    m.x_axis.w = 0.0;
+    m.y_axis.w = 0.0;
+    m.z_axis.w = 0.0;
+    m.w_axis.w = 1.0;
+    m
+}
+
+/// Joint nodes with local transforms (parent⁻¹ × world), as translation/rotation/scale when
+/// the matrix decomposes exactly, which animation needs, else as a matrix.
+fn joint_nodes(skeleton: &Skeleton) -> Vec<Value> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); skeleton.joints.len()];
+    for bone in skeleton.bones() {
+        children[bone.parent.index()].push(bone.child.index());
+    }
+    skeleton
+        .joints
+        .iter()
+        .zip(children)
+        .map(|(joint, kids)| {
+            let parent_world = joint
+                .parent
+                .and_then(|p| skeleton.joint(p))
+                .map_or(Mat4::IDENTITY, |p| p.world_bind);
+            let local = parent_world.inverse() * joint.world_bind;
+            let mut node = json!({ "name": joint.name });
+            let (s, r, t) = local.to_scale_rotation_translation();
+            let rebuilt = Mat4::from_scale_rotation_translation(s, r, t);
+            if rebuilt.abs_diff_eq(local, 1e-5 * (1.0 + local.w_axis.truncate().length())) {
+                node["translation"] = json!(t.to_array());
+                node["rotation"] = json!(r.normalize().to_array());
+                node["scale"] = json!(s.to_array());
+            } else {
+                node["matrix"] = json!(local.to_cols_array());
+            }
+            if !kids.is_empty() {
+                node["children"] = json!(kids);
+            }
+            node
+        })
+        .collect()
+}

@@ -1,0 +1,9 @@
+//! Bytes out: a character and its rig as a binary glTF (GLB) that opens in Blender, Unity,
+//! Unreal, Godot and three.js.
+
+mod glb_container;
+mod gltf_document;
+mod skin_normalize;
+
+pub use gltf_document::{ExportError, ExportOptions, export_glb};
+pub use skin_normalize::top_influences;

@@ -1,0 +1,111 @@
+//! Exported GLBs read back exactly: same vertices in the same order and frame, same skeleton,
+//! and skin weights normalised to at most 4 (or 8) influences per vertex.
+
+use std::path::{Path, PathBuf};
+
+use rigkit::export::{ExportOptions, export_glb};
+use rigkit::io::import;
+use rigkit::{Character, Limits};
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("RIGKIT_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+}
+
+fn load(rel: &str) -> Character {
+    let bytes = std::fs::read(data_dir().join(rel)).unwrap();
+    import(&bytes, rel, &Limits::default()).unwrap()
+}
+
+fn round_trip(c: &Character, options: &ExportOptions) -> Character {
+    let glb = export_glb(c, options).unwrap();
+    import(&glb, "exported.glb", &Limits::default()).unwrap()
+}
+
+#[test]
+fn rigged_characters_round_trip() {
+    for rel in [
+        "eval/Fox.glb",
+        "eval/CesiumMan.glb",
+        "eval/RobotExpressive.glb",
+        "eval/quaternius-mech_pack/George.glb",
+    ] {
+        let original = load(rel);
+        let back = round_trip(&original, &ExportOptions::default());
+        let scale = original.mesh.bounds().diagonal();
+        assert_eq!(
+            back.mesh.vertex_count(),
+            original.mesh.vertex_count(),
+            "{rel}"
+        );
+        assert_eq!(back.mesh.triangles, original.mesh.triangles, "{rel}");
+        for (a, b) in original.mesh.positions.iter().zip(&back.mesh.positions) {
+            assert!(
+                (*a - *b).length() <= 1e-4 * scale,
+                "{rel}: vertex moved {a} → {b}"
+            );
+        }
+        let (s0, s1) = (
+            original.skeleton.as_ref().unwrap(),
+            back.skeleton.as_ref().unwrap(),
+        );
+        assert_eq!(s1.joints.len(), s0.joints.len(), "{rel}");
+        for (a, b) in s0.joints.iter().zip(&s1.joints) {
+            assert_eq!(a.name, b.name, "{rel}");
+            assert_eq!(a.parent, b.parent, "{rel}: parent of {}", a.name);
+            assert!(
+                (a.position() - b.position()).length() <= 1e-4 * scale,
+                "{rel}: {}",
+                a.name
+            );
+        }
+        let skin = back.skin.as_ref().unwrap();
+        for v in 0..skin.vertex_count() {
+            let influences = skin.influences(v);
+            assert!(
+                !influences.is_empty() && influences.len() <= 4,
+                "{rel}: vertex {v}"
+            );
+            let sum: f32 = influences.iter().map(|i| i.weight).sum();
+            assert!(
+                (sum - 1.0).abs() < 1e-5,
+                "{rel}: vertex {v} weights sum to {sum}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cesium_man_weights_come_out_normalised() {
+    let original = load("eval/CesiumMan.glb");
+    let skin = original.skin.as_ref().unwrap();
+    let off = (0..skin.vertex_count())
+        .filter(|&v| (skin.influences(v).iter().map(|i| i.weight).sum::<f32>() - 1.0).abs() > 1e-4)
+        .count();
+    assert!(off > 0, "the input is known to have non-normalised weights");
+    let back = round_trip(&original, &ExportOptions::default());
+    let skin = back.skin.as_ref().unwrap();
+    for v in 0..skin.vertex_count() {
+        let sum: f32 = skin.influences(v).iter().map(|i| i.weight).sum();
+        assert!((sum - 1.0).abs() < 1e-5, "vertex {v}: {sum}");
+    }
+}
+
+#[test]
+fn eight_influences_use_a_second_set() {
+    let original = load("eval/Fox.glb");
+    let glb = export_glb(&original, &ExportOptions { max_influences: 8 }).unwrap();
+    let text = String::from_utf8_lossy(&glb);
+    assert!(text.contains("JOINTS_1") && text.contains("WEIGHTS_1"));
+    assert!(export_glb(&original, &ExportOptions { max_influences: 5 }).is_err());
+}
+
+#[test]
+fn unrigged_meshes_export_without_a_skin() {
+    let human = load("samples/model-human.glb");
+    assert!(human.skeleton.is_none());
+    let back = round_trip(&human, &ExportOptions::default());
+    assert!(back.skeleton.is_none());
+    assert_eq!(back.mesh.vertex_count(), human.mesh.vertex_count());
+}
