@@ -1,5 +1,8 @@
 //! The `rigkit` command line as a user runs it: readable output, clear errors, exit codes.
 
+// Helpers outside #[test] functions panic on failure too; that is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

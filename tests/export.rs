@@ -1,6 +1,9 @@
 //! Exported GLBs read back exactly: same vertices in the same order and frame, same skeleton,
 //! and skin weights normalised to at most 4 (or 8) influences per vertex.
 
+// Helpers outside #[test] functions panic on failure too; that is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use rigkit::export::{ExportOptions, export_glb};

@@ -1,6 +1,9 @@
 //! Importing real characters: counts, rest pose and skeletons of the public evaluation set, and
 //! clear errors (never panics) for broken files.
 
+// Helpers outside #[test] functions panic on failure too; that is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use rigkit::io::{ImportError, import};
