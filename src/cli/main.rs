@@ -9,12 +9,13 @@ const USAGE: &str = "\
 rigkit — automatic rigging
 
 USAGE:
-    rigkit info FILE [--json]     Describe a character: vertices, triangles, joints, bounds
+    rigkit info FILE [--json]     Describe a character (vertices, triangles, joints, bounds)
+                                  or a BVH clip (joints, frames, frame time)
     rigkit convert IN OUT.glb [--max-influences 4|8]
                                   Write IN as a GLB, keeping its rig; weights normalised
     rigkit help                   Show this message
 
-Supported input: .glb, .gltf (embedded buffers).";
+Supported input: .glb, .gltf (embedded buffers), .bvh (info only).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -70,6 +71,9 @@ fn info(args: &[String]) -> Result<(), String> {
     let [path] = files.as_slice() else {
         return Err(format!("info takes one FILE\n\n{USAGE}"));
     };
+    if path.to_ascii_lowercase().ends_with(".bvh") {
+        return bvh_info(path, json);
+    }
     let info = load(path)?.info();
     if json {
         let text = serde_json::to_string_pretty(&info).map_err(|e| e.to_string())?;
@@ -120,5 +124,35 @@ fn convert(args: &[String]) -> Result<(), String> {
         info.joints,
         glb.len()
     );
+    Ok(())
+}
+
+fn bvh_info(path: &str, json: bool) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let bvh = rigkit::io::bvh::Bvh::parse(&text, path).map_err(|e| e.to_string())?;
+    let frames = bvh.frame_count();
+    let duration = frames as f32 * bvh.frame_time;
+    if json {
+        let value = serde_json::json!({
+            "name": path,
+            "joints": bvh.joints.len(),
+            "channels": bvh.channel_count,
+            "frames": frames,
+            "frameTime": bvh.frame_time,
+            "duration": duration,
+        });
+        println!("{value:#}");
+        return Ok(());
+    }
+    println!("file:             {path}");
+    println!("joints:           {}", bvh.joints.len());
+    println!("channels:         {}", bvh.channel_count);
+    println!("frames:           {frames}");
+    println!(
+        "frame time:       {:.6} s ({:.1} fps)",
+        bvh.frame_time,
+        1.0 / bvh.frame_time
+    );
+    println!("duration:         {duration:.2} s");
     Ok(())
 }

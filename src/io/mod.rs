@@ -2,6 +2,7 @@
 //! stages can trust what they get.
 
 mod accessor_check;
+pub mod bvh;
 mod error;
 mod glb;
 mod gltf_scene;
