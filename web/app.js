@@ -120,13 +120,15 @@ async function main() {
 
   let current = null;
 
-  // Imports bytes, shows them, and runs the per-vertex feature pass on the active backend.
-  // Throws (and shows a banner) on a bad file; what was shown before stays.
-  async function load(bytes, name) {
-    if (!(bytes instanceof Uint8Array)) throw new TypeError('rigkit.load expects a Uint8Array');
+  // Imports files, shows the character, and runs the per-vertex feature pass on the active
+  // backend. Throws (and shows a banner) on a bad file; what was shown before stays.
+  async function loadFiles(files) {
+    if (!Array.isArray(files) || files.length === 0 || files.some((f) => !(f.bytes instanceof Uint8Array))) {
+      throw new TypeError('rigkit.loadFiles expects [{ name, bytes: Uint8Array }, …]');
+    }
     let info;
     try {
-      info = app.load(bytes, String(name));
+      info = app.loadFiles(files.map((f) => String(f.name)), files.map((f) => f.bytes));
     } catch (e) {
       const message = e && e.message ? e.message : String(e);
       showError(message);
@@ -144,6 +146,8 @@ async function main() {
     current = { ...info, backend: backend.label, featureMs: ms };
     return current;
   }
+
+  const load = (bytes, name) => loadFiles([{ name, bytes }]);
 
   // Runs the same feature computation on every available backend and on the plain-Rust
   // reference, and reports how far apart they are.
@@ -163,17 +167,20 @@ async function main() {
     return result;
   }
 
-  async function loadFile(file) {
+  // Files picked or dropped together: a .gltf with its .bin, an .obj with its .mtl.
+  async function openUserFiles(fileList) {
+    const files = [...fileList];
+    if (files.length === 0) return;
     try {
-      await load(new Uint8Array(await file.arrayBuffer()), file.name);
+      const loaded = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+      await loadFiles(loaded);
     } catch (_) {
       // Already shown in the banner.
     }
   }
 
   $('file-input').addEventListener('change', (e) => {
-    const [file] = e.target.files;
-    if (file) loadFile(file);
+    openUserFiles(e.target.files);
     e.target.value = '';
   });
   const dropHint = $('drop-hint');
@@ -183,10 +190,7 @@ async function main() {
   addEventListener('drop', (e) => {
     e.preventDefault();
     dropHint.hidden = true;
-    const files = [...(e.dataTransfer ? e.dataTransfer.files : [])];
-    if (files.length === 0) return;
-    const file = files.find((f) => /\.(glb|gltf)$/i.test(f.name)) || files[0];
-    loadFile(file);
+    if (e.dataTransfer) openUserFiles(e.dataTransfer.files);
   });
 
   try {
@@ -202,6 +206,7 @@ async function main() {
     backend: backend.label,
     backendKind: backend.kind,
     load,
+    loadFiles,
     checkBackends,
     get current() { return current; },
     jointPositions: () => app.jointPositions(),

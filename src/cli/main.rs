@@ -3,6 +3,7 @@
 
 use std::process::ExitCode;
 
+use rigkit::io::InputFile;
 use rigkit::{Character, Limits};
 
 const USAGE: &str = "\
@@ -15,7 +16,7 @@ USAGE:
                                   Write IN as a GLB, keeping its rig; weights normalised
     rigkit help                   Show this message
 
-Supported input: .glb, .gltf (embedded buffers), .bvh (info only).";
+Supported input: .glb, .vrm, .gltf (with its .bin files beside it), .obj, .bvh (info only).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -47,22 +48,45 @@ fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
-fn load(path: &str) -> Result<Character, String> {
-    let limits = Limits::default();
+fn read_capped(path: &std::path::Path, limits: &Limits) -> Result<Vec<u8>, String> {
+    let shown = path.display();
     let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read '{path}': {e}"))?
+        .map_err(|e| format!("cannot read '{shown}': {e}"))?
         .len();
     if size > limits.max_file_bytes as u64 {
         return Err(format!(
-            "'{path}' is {size} bytes, more than the limit of {} bytes",
+            "'{shown}' is {size} bytes, more than the limit of {} bytes",
             limits.max_file_bytes
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    let name = std::path::Path::new(path)
-        .file_name()
-        .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned());
-    rigkit::io::import(&bytes, &name, &limits).map_err(|e| e.to_string())
+    std::fs::read(path).map_err(|e| format!("cannot read '{shown}': {e}"))
+}
+
+/// Reads a model and the files it refers to (a glTF's `.bin`, an OBJ's `.mtl`) from beside it.
+fn load(path: &str) -> Result<Character, String> {
+    let limits = Limits::default();
+    let path = std::path::Path::new(path);
+    let bytes = read_capped(path, &limits)?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    // A missing reference is reported by the importer, which names it.
+    let extra: Vec<(String, Vec<u8>)> = rigkit::io::external_references(&bytes, &name)
+        .into_iter()
+        .filter_map(|uri| {
+            let file = uri.rsplit('/').next()?.replace("%20", " ");
+            let data = read_capped(&dir.join(&file), &limits).ok()?;
+            Some((file, data))
+        })
+        .collect();
+    let mut files = vec![InputFile {
+        name: &name,
+        bytes: &bytes,
+    }];
+    files.extend(extra.iter().map(|(n, b)| InputFile { name: n, bytes: b }));
+    rigkit::io::import_files(&files, &limits).map_err(|e| e.to_string())
 }
 
 fn info(args: &[String]) -> Result<(), String> {

@@ -2,10 +2,9 @@
 //! whose data runs past its buffer view (or a view past its buffer) would make its reader panic.
 
 use gltf::Accessor;
-use gltf::buffer::Data;
 
 /// Checks that every byte `accessor` reads lies inside its buffer view and buffer.
-pub fn check(accessor: &Accessor<'_>, buffers: &[Data]) -> Result<(), String> {
+pub fn check(accessor: &Accessor<'_>, buffers: &[Vec<u8>]) -> Result<(), String> {
     let index = accessor.index();
     if accessor.sparse().is_some() {
         return Err(format!(

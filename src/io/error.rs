@@ -13,7 +13,7 @@ pub enum ImportError {
     },
 
     #[error(
-        "'{name}' is not a file rigkit can read (extension '{extension}'); supported formats: .glb, .gltf"
+        "'{name}' is not a file rigkit can read (extension '{extension}'); supported formats: .glb, .gltf (with its .bin files), .vrm, .obj"
     )]
     UnsupportedFormat { name: String, extension: String },
 

@@ -5,11 +5,10 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Vec3};
 use gltf::accessor::{DataType, Dimensions};
-use gltf::buffer::Data;
 use gltf::mesh::Mode;
 use gltf::{Document, Node, Primitive};
 
-use super::{ImportError, accessor_check};
+use super::{ImportError, InputFile, accessor_check, resources};
 use crate::mesh::{Mesh, UnitBox, vertex_normals};
 use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights};
 use crate::{Character, Limits};
@@ -35,6 +34,7 @@ pub fn import(
     json: &[u8],
     bin: Option<&[u8]>,
     name: &str,
+    files: &[InputFile<'_>],
     limits: &Limits,
 ) -> Result<Character, ImportError> {
     let malformed = |reason: String| ImportError::Malformed {
@@ -61,7 +61,7 @@ pub fn import(
         });
     }
     let document = Document::from_json(root).map_err(|e| malformed(describe(&e)))?;
-    let buffers = load_buffers(&document, bin, name)?;
+    let buffers = load_buffers(&document, bin, name, files)?;
     SceneReader {
         document: &document,
         buffers: &buffers,
@@ -69,6 +69,19 @@ pub fn import(
         limits,
     }
     .read()
+}
+
+/// URIs of buffers and images that are not embedded.
+pub fn external_uris(json: &[u8]) -> Vec<String> {
+    let Ok(root) = gltf::json::Root::from_slice(json) else {
+        return Vec::new();
+    };
+    let buffers = root.buffers.iter().filter_map(|b| b.uri.clone());
+    let images = root.images.iter().filter_map(|i| i.uri.clone());
+    buffers
+        .chain(images)
+        .filter(|u| !u.starts_with("data:"))
+        .collect()
 }
 
 fn describe(error: &gltf::Error) -> String {
@@ -91,32 +104,45 @@ fn describe(error: &gltf::Error) -> String {
     }
 }
 
+/// The bytes of every buffer: the GLB binary chunk, a base64 data URI, or a file given along
+/// with the document.
 fn load_buffers(
     document: &Document,
     bin: Option<&[u8]>,
     name: &str,
-) -> Result<Vec<Data>, ImportError> {
-    gltf::import_buffers(document, None, bin.map(<[u8]>::to_vec)).map_err(|e| match e {
-        gltf::Error::ExternalReferenceInSliceImport | gltf::Error::Io(_) => {
-            let uri = document
-                .buffers()
-                .find_map(|b| match b.source() {
-                    gltf::buffer::Source::Uri(uri) if !uri.starts_with("data:") => {
-                        Some(uri.to_string())
-                    }
-                    _ => None,
-                })
-                .unwrap_or_default();
-            ImportError::MissingExternalFile {
-                name: name.into(),
-                uri,
+    files: &[InputFile<'_>],
+) -> Result<Vec<Vec<u8>>, ImportError> {
+    let malformed = |reason: String| ImportError::Malformed {
+        name: name.into(),
+        reason,
+    };
+    document
+        .buffers()
+        .map(|buffer| {
+            let data = match buffer.source() {
+                gltf::buffer::Source::Bin => bin
+                    .ok_or_else(|| {
+                        malformed(format!(
+                            "buffer {} refers to the binary chunk, which the file lacks",
+                            buffer.index()
+                        ))
+                    })?
+                    .to_vec(),
+                gltf::buffer::Source::Uri(uri) => {
+                    resources::resolve(uri, files).map_err(|e| e.into_import_error(name))?
+                }
+            };
+            if data.len() < buffer.length() {
+                return Err(malformed(format!(
+                    "buffer {} has {} bytes but declares {}",
+                    buffer.index(),
+                    data.len(),
+                    buffer.length()
+                )));
             }
-        }
-        other => ImportError::Malformed {
-            name: name.into(),
-            reason: other.to_string(),
-        },
-    })
+            Ok(data)
+        })
+        .collect()
 }
 
 /// The node hierarchy resolved once: parents, world matrices and a parents-first order.
@@ -179,7 +205,7 @@ impl Hierarchy {
 
 struct SceneReader<'a> {
     document: &'a Document,
-    buffers: &'a [Data],
+    buffers: &'a [Vec<u8>],
     name: &'a str,
     limits: &'a Limits,
 }

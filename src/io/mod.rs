@@ -6,16 +6,47 @@ pub mod bvh;
 mod error;
 mod glb;
 mod gltf_scene;
+mod obj;
+mod resources;
 
 pub use error::ImportError;
+pub use resources::InputFile;
 
 use crate::{Character, Limits};
 
 /// The formats [`import`] recognises, by content first and file name second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// Binary glTF, including VRM (a GLB with the VRM extension).
     Glb,
     Gltf,
+    Obj,
+}
+
+/// Reads a character from several files given together: a `.gltf` with its `.bin` buffers, an
+/// `.obj` with its `.mtl`. The first file that is a model is the character; the others resolve
+/// its references by file name.
+///
+/// # Errors
+/// As [`import`]; also when no file is a model or the files together exceed the size limit.
+pub fn import_files(files: &[InputFile<'_>], limits: &Limits) -> Result<Character, ImportError> {
+    let total: usize = files.iter().map(|f| f.bytes.len()).sum();
+    if total > limits.max_file_bytes {
+        let name = files.iter().map(|f| f.name).collect::<Vec<_>>().join(", ");
+        return Err(ImportError::TooLarge {
+            name,
+            bytes: total,
+            limit: limits.max_file_bytes,
+        });
+    }
+    let main = files
+        .iter()
+        .find(|f| detect_format(f.bytes, f.name).is_ok())
+        .or_else(|| files.first())
+        .ok_or_else(|| ImportError::Empty {
+            name: "(no files)".into(),
+        })?;
+    import_with(main, files, limits)
 }
 
 /// Reads a character from the bytes of one file named `name`.
@@ -26,6 +57,15 @@ pub enum Format {
 /// do not read, a malformed container or JSON, out-of-range data, non-finite positions, no
 /// triangles, or more vertices or joints than `limits` allow.
 pub fn import(bytes: &[u8], name: &str, limits: &Limits) -> Result<Character, ImportError> {
+    import_with(&InputFile { name, bytes }, &[], limits)
+}
+
+fn import_with(
+    main: &InputFile<'_>,
+    resources: &[InputFile<'_>],
+    limits: &Limits,
+) -> Result<Character, ImportError> {
+    let InputFile { name, bytes } = *main;
     if bytes.is_empty() {
         return Err(ImportError::Empty { name: name.into() });
     }
@@ -42,9 +82,28 @@ pub fn import(bytes: &[u8], name: &str, limits: &Limits) -> Result<Character, Im
                 name: name.into(),
                 reason,
             })?;
-            gltf_scene::import(container.json, container.bin, name, limits)
+            gltf_scene::import(container.json, container.bin, name, resources, limits)
         }
-        Format::Gltf => gltf_scene::import(bytes, None, name, limits),
+        Format::Gltf => gltf_scene::import(bytes, None, name, resources, limits),
+        Format::Obj => obj::import(&String::from_utf8_lossy(bytes), name, limits),
+    }
+}
+
+/// The other files a model refers to by name — a glTF document's external buffers and images,
+/// an OBJ's material libraries — so that a caller with a file system can gather them for
+/// [`import_files`]. Unreadable input gives an empty list; [`import`] reports the problem.
+pub fn external_references(bytes: &[u8], name: &str) -> Vec<String> {
+    match detect_format(bytes, name) {
+        Ok(Format::Gltf) => gltf_scene::external_uris(bytes),
+        Ok(Format::Glb) => glb::split(bytes)
+            .map(|c| gltf_scene::external_uris(c.json))
+            .unwrap_or_default(),
+        Ok(Format::Obj) => String::from_utf8_lossy(bytes)
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("mtllib "))
+            .map(|m| m.trim().to_owned())
+            .collect(),
+        Err(_) => Vec::new(),
     }
 }
 
@@ -62,7 +121,8 @@ pub fn detect_format(bytes: &[u8], name: &str) -> Result<Format, ImportError> {
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default();
     Err(match extension.as_str() {
-        "glb" => ImportError::Malformed {
+        "obj" => return Ok(Format::Obj),
+        "glb" | "vrm" => ImportError::Malformed {
             name: name.into(),
             reason: "it does not start with the GLB magic 'glTF'".into(),
         },

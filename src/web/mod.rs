@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext};
 
+use crate::io::InputFile;
 use crate::view::Viewer;
 use crate::{Character, Limits};
 
@@ -24,6 +25,15 @@ fn start() {
 pub struct App {
     viewer: Viewer,
     character: Option<Character>,
+}
+
+impl App {
+    fn show(&mut self, character: Character) -> Result<JsValue, JsError> {
+        let info = serde_wasm_bindgen::to_value(&character.info())?;
+        self.viewer.show(&character);
+        self.character = Some(character);
+        Ok(info)
+    }
 }
 
 #[wasm_bindgen]
@@ -53,10 +63,29 @@ impl App {
     pub fn load(&mut self, bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
         let character = crate::io::import(bytes, name, &Limits::default())
             .map_err(|e| JsError::new(&e.to_string()))?;
-        let info = serde_wasm_bindgen::to_value(&character.info())?;
-        self.viewer.show(&character);
-        self.character = Some(character);
-        Ok(info)
+        self.show(character)
+    }
+
+    /// Imports several files given together (a `.gltf` with its `.bin` files, an `.obj` with its
+    /// `.mtl`) and shows the character; `names[i]` is the name of `contents[i]`.
+    #[wasm_bindgen(js_name = loadFiles)]
+    pub fn load_files(
+        &mut self,
+        names: Vec<String>,
+        contents: Vec<js_sys::Uint8Array>,
+    ) -> Result<JsValue, JsError> {
+        if names.len() != contents.len() {
+            return Err(JsError::new("loadFiles: one name per file is needed"));
+        }
+        let bytes: Vec<Vec<u8>> = contents.iter().map(|c| c.to_vec()).collect();
+        let files: Vec<InputFile<'_>> = names
+            .iter()
+            .zip(&bytes)
+            .map(|(name, bytes)| InputFile { name, bytes })
+            .collect();
+        let character = crate::io::import_files(&files, &Limits::default())
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        self.show(character)
     }
 
     /// The shown character's vertex positions, flat `x, y, z, …`; empty when none is loaded.

@@ -81,6 +81,32 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a glTF dropped with its .bin, and an OBJ, open too', async () => {
+    const { page, errors } = app;
+    // Fox.glb as a .gltf document plus a separate, percent-encoded .bin.
+    const glb = readData('eval/Fox.glb').bytes;
+    const jsonLength = glb.readUInt32LE(12);
+    const doc = JSON.parse(glb.subarray(20, 20 + jsonLength).toString('utf8'));
+    doc.buffers[0].uri = 'fox%20data.bin';
+    const bin = glb.subarray(20 + jsonLength + 8);
+    await dropFiles(page, [
+      { name: 'fox data.bin', bytes: bin },
+      { name: 'fox.gltf', bytes: Buffer.from(JSON.stringify(doc)) },
+    ]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'fox.gltf');
+    assert.equal(await page.evaluate(() => window.rigkit.current.joints), 24);
+
+    const cube = 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n'
+      + 'f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n';
+    await dropFiles(page, [{ name: 'cube.obj', bytes: Buffer.from(cube) }]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'cube.obj');
+    const current = await page.evaluate(() => window.rigkit.current);
+    assert.equal(current.vertices, 8);
+    assert.equal(current.triangles, 12);
+    assert.equal(current.joints, 0);
+    assert.deepEqual(errors, []);
+  });
+
   test('a bad file shows an error banner and keeps the current character', async () => {
     const { page } = app;
     const shown = await page.evaluate(() => window.rigkit.current.name);
@@ -89,6 +115,8 @@ describe('with WebGPU (SwiftShader adapter)', () => {
       { name: 'notes.txt', bytes: Buffer.from('hello'), expect: /not a file rigkit can read/ },
       { name: 'empty.glb', bytes: Buffer.alloc(0), expect: /is empty/ },
       { name: 'broken.gltf', bytes: Buffer.from('{"asset": '), expect: /bad JSON/ },
+      { name: 'alone.gltf', bytes: Buffer.from(JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: 'alone.bin', byteLength: 4 }] })), expect: /'alone.bin', which was not given/ },
+      { name: 'broken.obj', bytes: Buffer.from('v 0 0 0\nf 1 2 3\n'), expect: /line 2/ },
       { name: 'draco.glb', bytes: fs.readFileSync(path.join(data, 'robustness/draco/Astronaut_FinnTheFrog-transformed.glb')), expect: /Draco/ },
     ];
     for (const bad of cases) {

@@ -1,0 +1,145 @@
+//! Inputs that come as several files (glTF + .bin) and as OBJ read the same as their GLB.
+
+// Helpers outside #[test] functions panic on failure too; that is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use rigkit::export::{ExportOptions, export_glb};
+use rigkit::io::{ImportError, InputFile, import, import_files};
+use rigkit::{Character, Limits};
+
+fn data(rel: &str) -> PathBuf {
+    std::env::var_os("RIGKIT_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+        .join(rel)
+}
+
+fn fox() -> Character {
+    import(
+        &std::fs::read(data("eval/Fox.glb")).unwrap(),
+        "Fox.glb",
+        &Limits::default(),
+    )
+    .unwrap()
+}
+
+/// Splits a GLB into a `.gltf` document that refers to `bin_uri` and the buffer's bytes.
+fn split_glb(glb: &[u8], bin_uri: &str) -> (String, Vec<u8>) {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let bin_start = 20 + json_len + 8;
+    let bin = glb[bin_start..].to_vec();
+    doc["buffers"][0]["uri"] = serde_json::json!(bin_uri);
+    (doc.to_string(), bin)
+}
+
+#[test]
+fn gltf_with_separate_bin_reads_like_the_glb() {
+    let original = fox();
+    let glb = export_glb(&original, &ExportOptions::default()).unwrap();
+    let (gltf, bin) = split_glb(&glb, "fox%20data.bin");
+    let files = [
+        InputFile {
+            name: "fox.gltf",
+            bytes: gltf.as_bytes(),
+        },
+        InputFile {
+            name: "fox data.bin",
+            bytes: &bin,
+        },
+    ];
+    let c = import_files(&files, &Limits::default()).unwrap();
+    // Bind-pose skinning after export moves vertices by float rounding only.
+    let scale = original.mesh.bounds().diagonal();
+    let moved = c
+        .mesh
+        .positions
+        .iter()
+        .zip(&original.mesh.positions)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0f32, f32::max);
+    assert_eq!(c.mesh.vertex_count(), original.mesh.vertex_count());
+    assert!(moved <= 1e-5 * scale, "vertices moved by {moved}");
+    assert_eq!(c.info().joints, 24);
+    // The order files are given in does not matter.
+    let swapped = [files[1], files[0]];
+    assert_eq!(
+        import_files(&swapped, &Limits::default())
+            .unwrap()
+            .info()
+            .joints,
+        24
+    );
+    // Without the .bin the error names what is missing.
+    let err = import(gltf.as_bytes(), "fox.gltf", &Limits::default()).unwrap_err();
+    assert_eq!(
+        err,
+        ImportError::MissingExternalFile {
+            name: "fox.gltf".into(),
+            uri: "fox%20data.bin".into()
+        }
+    );
+    assert!(err.to_string().contains("was not given with it"));
+}
+
+#[test]
+fn obj_reads_the_same_surface() {
+    let original = fox();
+    let mut obj = String::from("# written by the test\nmtllib fox.mtl\n");
+    for p in &original.mesh.positions {
+        obj += &format!("v {} {} {}\n", p.x, p.y, p.z);
+    }
+    for t in &original.mesh.triangles {
+        obj += &format!("f {}/1 {}/1 {}/1\n", t[0] + 1, t[1] + 1, t[2] + 1);
+    }
+    let c = import(obj.as_bytes(), "fox.obj", &Limits::default()).unwrap();
+    assert_eq!(c.mesh.positions, original.mesh.positions);
+    assert_eq!(c.mesh.triangles, original.mesh.triangles);
+    assert!(c.skeleton.is_none());
+    assert_eq!(
+        rigkit::io::external_references(obj.as_bytes(), "fox.obj"),
+        ["fox.mtl"]
+    );
+    // And it exports as a GLB without a skin.
+    let glb = export_glb(&c, &ExportOptions::default()).unwrap();
+    assert_eq!(
+        import(&glb, "fox.glb", &Limits::default())
+            .unwrap()
+            .info()
+            .triangles,
+        576
+    );
+}
+
+#[test]
+fn cli_finds_the_bin_beside_the_gltf() {
+    let dir = std::env::temp_dir().join(format!("rigkit-gltf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let glb = export_glb(&fox(), &ExportOptions::default()).unwrap();
+    let (gltf, bin) = split_glb(&glb, "fox.bin");
+    std::fs::write(dir.join("fox.gltf"), gltf).unwrap();
+    std::fs::write(dir.join("fox.bin"), bin).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rigkit"))
+        .arg("info")
+        .arg(dir.join("fox.gltf"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("joints:           24"), "{stdout}");
+    std::fs::remove_file(dir.join("fox.bin")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rigkit"))
+        .arg("info")
+        .arg(dir.join("fox.gltf"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'fox.bin'"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
