@@ -60,6 +60,7 @@ pub fn import(
             limit: limits.max_nodes,
         });
     }
+    check_position_references(&root).map_err(malformed)?;
     let document = Document::from_json(root).map_err(|e| malformed(describe(&e)))?;
     let buffers = load_buffers(&document, bin, name, files)?;
     SceneReader {
@@ -69,6 +70,31 @@ pub fn import(
         limits,
     }
     .read()
+}
+
+/// The `gltf` crate's validation indexes the POSITION accessor without a bounds check, so a
+/// dangling reference there would panic inside it: catch it first.
+fn check_position_references(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::mesh::Semantic;
+    use gltf::json::validation::Checked;
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let Some(index) = primitive
+                .attributes
+                .get(&Checked::Valid(Semantic::Positions))
+            else {
+                continue;
+            };
+            if index.value() >= root.accessors.len() {
+                return Err(format!(
+                    "invalid glTF: meshes[{m}].primitives[{p}].attributes.POSITION refers to accessor {}, but there are {}",
+                    index.value(),
+                    root.accessors.len()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// URIs of buffers and images that are not embedded.
