@@ -18,6 +18,17 @@ pub struct Character {
     pub skin: Option<SkinWeights>,
     /// Things the importer skipped or repaired, worded for the user.
     pub warnings: Vec<String>,
+    /// What else the file held, for `info` (materials, textures, skins, animations).
+    pub source: SourceSummary,
+}
+
+/// Counts of what an input file held beyond the mesh and skeleton.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct SourceSummary {
+    pub materials: usize,
+    pub textures: usize,
+    pub skins: usize,
+    pub animations: usize,
 }
 
 /// A summary of a character for the CLI's `info` and the page's status bar.
@@ -32,6 +43,10 @@ pub struct CharacterInfo {
     pub skinned_vertices: usize,
     pub bounds_min: [f32; 3],
     pub bounds_max: [f32; 3],
+    pub materials: usize,
+    pub textures: usize,
+    pub skins: usize,
+    pub animations: usize,
     pub warnings: Vec<String>,
 }
 
@@ -50,6 +65,10 @@ impl Character {
                 .map_or(0, |s| s.influenced_vertex_count()),
             bounds_min: bounds.min.to_array(),
             bounds_max: bounds.max.to_array(),
+            materials: self.source.materials,
+            textures: self.source.textures,
+            skins: self.source.skins,
+            animations: self.source.animations,
             warnings: self.warnings.clone(),
         }
     }

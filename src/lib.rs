@@ -21,6 +21,6 @@ pub mod view;
 #[cfg(target_arch = "wasm32")]
 mod web;
 
-pub use character::{Character, CharacterInfo};
+pub use character::{Character, CharacterInfo, SourceSummary};
 pub use error::Error;
 pub use limits::Limits;

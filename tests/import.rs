@@ -111,6 +111,7 @@ fn fox_matches_its_known_counts() {
         .map(|j| j.name.as_str())
         .collect();
     assert!(names.contains(&"b_Root_00"), "{names:?}");
+    assert_eq!((info.skins, info.animations, info.materials), (1, 3, 1));
 }
 
 #[test]

@@ -10,7 +10,8 @@ const USAGE: &str = "\
 rigkit — automatic rigging
 
 USAGE:
-    rigkit info FILE [--json]     Describe a character (vertices, triangles, joints, bounds)
+    rigkit info FILE [--json]     Describe a character (vertices, triangles, primitives,
+                                  joints, skins, materials, textures, animations, bounds)
                                   or a BVH clip (joints, frames, frame time)
     rigkit convert IN OUT.glb [--max-influences 4|8]
                                   Write IN as a GLB, keeping its rig; weights normalised
@@ -110,6 +111,10 @@ fn info(args: &[String]) -> Result<(), String> {
     println!("primitives:       {}", info.primitives);
     println!("joints:           {}", info.joints);
     println!("skinned vertices: {}", info.skinned_vertices);
+    println!("skins:            {}", info.skins);
+    println!("materials:        {}", info.materials);
+    println!("textures:         {}", info.textures);
+    println!("animations:       {}", info.animations);
     let [x0, y0, z0] = info.bounds_min;
     let [x1, y1, z1] = info.bounds_max;
     println!("bounds:           ({x0:.4}, {y0:.4}, {z0:.4}) .. ({x1:.4}, {y1:.4}, {z1:.4})");

@@ -330,6 +330,12 @@ impl SceneReader<'_> {
             skeleton: has_skeleton.then_some(skeleton),
             skin: has_skeleton.then_some(skin),
             warnings,
+            source: crate::character::SourceSummary {
+                materials: self.document.materials().len(),
+                textures: self.document.textures().len(),
+                skins: self.document.skins().len(),
+                animations: self.document.animations().len(),
+            },
         })
     }
 

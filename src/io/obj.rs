@@ -18,6 +18,7 @@ pub fn import(text: &str, name: &str, limits: &Limits) -> Result<Character, Impo
     let mut triangles: Vec<[u32; 3]> = Vec::new();
     let mut warnings = Vec::new();
     let mut skipped_lines = 0usize;
+    let mut materials: Vec<&str> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -76,6 +77,11 @@ pub fn import(text: &str, name: &str, limits: &Limits) -> Result<Character, Impo
                 }
             }
             "l" | "p" => skipped_lines += 1,
+            "usemtl" => {
+                if let Some(m) = words.next().filter(|m| !materials.contains(m)) {
+                    materials.push(m);
+                }
+            }
             _ => {} // vt, vn, o, g, s, mtllib, usemtl and unknown statements.
         }
     }
@@ -103,6 +109,10 @@ pub fn import(text: &str, name: &str, limits: &Limits) -> Result<Character, Impo
         skeleton: None,
         skin: None,
         warnings,
+        source: crate::character::SourceSummary {
+            materials: materials.len(),
+            ..Default::default()
+        },
     })
 }
 
