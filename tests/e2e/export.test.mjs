@@ -1,18 +1,23 @@
-// Every GLB that `rigkit convert` writes passes the Khronos glTF-Validator with no errors.
-import { test } from 'node:test';
+// Every GLB that `rigkit convert` writes passes the Khronos glTF-Validator with no errors and
+// loads in three.js's GLTFLoader (in Chromium) as a SkinnedMesh with the same joints.
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import validator from 'gltf-validator';
+
+import { serve } from './server.mjs';
+import { launch } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
 const data = process.env.RIGKIT_DATA || path.resolve(repo, '..', 'shared', 'data');
 const targetDir = process.env.CARGO_TARGET_DIR || path.join(repo, 'target');
 const bin = process.env.RIGKIT_BIN || path.join(targetDir, 'debug', 'rigkit');
+// Inside the repository so that the test server (rooted there) can serve them.
+const out = path.join(repo, 'target', 'e2e', 'exported');
 
 function evalFiles() {
   const dirs = ['eval', 'eval/quaternius-easy_enemies_pack', 'eval/quaternius-mech_pack'];
@@ -21,20 +26,47 @@ function evalFiles() {
     .map((f) => path.join(data, d, f)));
 }
 
-test('converted eval characters pass the glTF validator', async () => {
+const exported = [];
+
+before(() => {
   assert.ok(fs.existsSync(bin), `no rigkit binary at ${bin}: build it first`);
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'rigkit-export-'));
-  const files = evalFiles();
-  assert.ok(files.length >= 14);
-  for (const input of files) {
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
+  for (const input of evalFiles()) {
+    const joints = JSON.parse(execFileSync(bin, ['info', input, '--json'])).joints;
     for (const influences of ['4', '8']) {
-      const output = path.join(out, `${path.basename(input, '.glb')}-${influences}.glb`);
-      execFileSync(bin, ['convert', input, output, '--max-influences', influences]);
-      const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(output)));
-      const errors = report.issues.messages.filter((m) => m.severity === 0);
-      assert.equal(report.issues.numErrors, 0,
-        `${path.basename(output)}: ${JSON.stringify(errors.slice(0, 5), null, 1)}`);
+      const file = path.join(out, `${path.basename(input, '.glb')}-${influences}.glb`);
+      execFileSync(bin, ['convert', input, file, '--max-influences', influences]);
+      exported.push({ file, joints });
     }
   }
-  fs.rmSync(out, { recursive: true, force: true });
+});
+
+test('converted eval characters pass the glTF validator', async () => {
+  assert.ok(exported.length >= 28);
+  for (const { file } of exported) {
+    const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)));
+    const errors = report.issues.messages.filter((m) => m.severity === 0);
+    assert.equal(report.issues.numErrors, 0,
+      `${path.basename(file)}: ${JSON.stringify(errors.slice(0, 5), null, 1)}`);
+  }
+});
+
+test('converted eval characters load in three.js as skinned meshes', async (t) => {
+  const server = await serve(repo);
+  const browser = await launch({ webgpu: false });
+  t.after(async () => { await browser.close(); await server.close(); });
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}tests/e2e/threejs.html`);
+  await page.waitForFunction(() => window.ready === true);
+  for (const { file, joints } of exported) {
+    const url = `/${path.relative(repo, file).split(path.sep).join('/')}`;
+    const found = await page.evaluate((u) => window.inspectGlb(u), url);
+    assert.equal(found.skinnedMeshes, 1, `${url}: ${JSON.stringify(found)}`);
+    assert.equal(found.bones, joints, `${url}: bones`);
+    assert.ok(found.vertices > 0, url);
+  }
+  assert.deepEqual(errors, []);
 });
