@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::mesh::Mesh;
-use crate::rig::{Skeleton, SkinWeights};
+use crate::rig::{HumanoidBone, Skeleton, SkinWeights};
 
 /// One character in its rest pose, in the input's world frame.
 #[derive(Debug, Clone)]
@@ -16,6 +16,8 @@ pub struct Character {
     pub skeleton: Option<Skeleton>,
     /// Skin weights over `skeleton`'s joints, one entry per mesh vertex.
     pub skin: Option<SkinWeights>,
+    /// The file's humanoid bone map (VRM), if it had one.
+    pub humanoid: Vec<HumanoidBone>,
     /// Things the importer skipped or repaired, worded for the user.
     pub warnings: Vec<String>,
     /// What else the file held, for `info` (materials, textures, skins, animations).
@@ -47,6 +49,7 @@ pub struct CharacterInfo {
     pub textures: usize,
     pub skins: usize,
     pub animations: usize,
+    pub humanoid_bones: usize,
     pub warnings: Vec<String>,
 }
 
@@ -69,6 +72,7 @@ impl Character {
             textures: self.source.textures,
             skins: self.source.skins,
             animations: self.source.animations,
+            humanoid_bones: self.humanoid.len(),
             warnings: self.warnings.clone(),
         }
     }

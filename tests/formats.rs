@@ -143,3 +143,64 @@ fn cli_finds_the_bin_beside_the_gltf() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("'fox.bin'"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn vrm_humanoid_bone_maps_are_kept() {
+    let glb = export_glb(&fox(), &ExportOptions::default()).unwrap();
+    let (gltf, bin) = split_glb(&glb, "fox.bin");
+    let mut doc: serde_json::Value = serde_json::from_str(&gltf).unwrap();
+    // The exporter writes joints as nodes 0..n in skeleton order.
+    let names: Vec<String> = fox()
+        .skeleton
+        .unwrap()
+        .joints
+        .iter()
+        .map(|j| j.name.clone())
+        .collect();
+    for (extension, humanoid) in [
+        (
+            "VRMC_vrm",
+            serde_json::json!({ "humanBones": { "hips": { "node": 3 }, "head": { "node": 5 } } }),
+        ),
+        (
+            "VRM",
+            serde_json::json!({ "humanBones": [ { "bone": "hips", "node": 3 }, { "bone": "head", "node": 5 } ] }),
+        ),
+    ] {
+        doc["extensionsUsed"] = serde_json::json!([extension]);
+        doc["extensions"] = serde_json::json!({ extension: { "humanoid": humanoid } });
+        let text = doc.to_string();
+        let files = [
+            InputFile {
+                name: "fox.vrm.gltf",
+                bytes: text.as_bytes(),
+            },
+            InputFile {
+                name: "fox.bin",
+                bytes: &bin,
+            },
+        ];
+        let c = import_files(&files, &Limits::default()).unwrap();
+        let skeleton = c.skeleton.as_ref().unwrap();
+        let mut got: Vec<(String, String)> = c
+            .humanoid
+            .iter()
+            .map(|h| {
+                (
+                    h.bone.clone(),
+                    skeleton.joints[h.joint.index()].name.clone(),
+                )
+            })
+            .collect();
+        got.sort();
+        assert_eq!(
+            got,
+            vec![
+                ("head".into(), names[5].clone()),
+                ("hips".into(), names[3].clone())
+            ],
+            "{extension}"
+        );
+        assert_eq!(c.info().humanoid_bones, 2);
+    }
+}

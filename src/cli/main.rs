@@ -115,6 +115,7 @@ fn info(args: &[String]) -> Result<(), String> {
     println!("materials:        {}", info.materials);
     println!("textures:         {}", info.textures);
     println!("animations:       {}", info.animations);
+    println!("humanoid bones:   {}", info.humanoid_bones);
     let [x0, y0, z0] = info.bounds_min;
     let [x1, y1, z1] = info.bounds_max;
     println!("bounds:           ({x0:.4}, {y0:.4}, {z0:.4}) .. ({x1:.4}, {y1:.4}, {z1:.4})");

@@ -10,7 +10,7 @@ use gltf::{Document, Node, Primitive};
 
 use super::{ImportError, InputFile, accessor_check, resources};
 use crate::mesh::{Mesh, UnitBox, vertex_normals};
-use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights};
+use crate::rig::{HumanoidBone, Influence, Joint, JointId, Skeleton, SkinWeights};
 use crate::{Character, Limits};
 
 /// Extensions that change how geometry is stored; a file that requires one cannot be read
@@ -61,6 +61,7 @@ pub fn import(
         });
     }
     check_position_references(&root).map_err(malformed)?;
+    let humanoid_nodes = humanoid_nodes(&root, json);
     let document = Document::from_json(root).map_err(|e| malformed(describe(&e)))?;
     let buffers = load_buffers(&document, bin, name, files)?;
     SceneReader {
@@ -69,7 +70,43 @@ pub fn import(
         name,
         limits,
     }
-    .read()
+    .read(&humanoid_nodes)
+}
+
+/// VRM's humanoid bone map as (bone, node index) pairs: VRM 0.x lists
+/// `extensions.VRM.humanoid.humanBones[] = {bone, node}`, VRM 1.0 maps
+/// `extensions.VRMC_vrm.humanoid.humanBones.<bone> = {node}`. Empty for other files.
+fn humanoid_nodes(root: &gltf::json::Root, json: &[u8]) -> Vec<(String, usize)> {
+    let used = |e: &str| root.extensions_used.iter().any(|u| u == e);
+    if !used("VRM") && !used("VRMC_vrm") {
+        return Vec::new();
+    }
+    let Ok(raw) = serde_json::from_slice::<serde_json::Value>(json) else {
+        return Vec::new();
+    };
+    let node = |v: &serde_json::Value| v.get("node")?.as_u64().map(|n| n as usize);
+    let mut bones = Vec::new();
+    if let Some(list) = raw
+        .pointer("/extensions/VRM/humanoid/humanBones")
+        .and_then(|v| v.as_array())
+    {
+        for b in list {
+            if let (Some(bone), Some(n)) = (b.get("bone").and_then(|v| v.as_str()), node(b)) {
+                bones.push((bone.to_owned(), n));
+            }
+        }
+    }
+    if let Some(map) = raw
+        .pointer("/extensions/VRMC_vrm/humanoid/humanBones")
+        .and_then(|v| v.as_object())
+    {
+        for (bone, b) in map {
+            if let Some(n) = node(b) {
+                bones.push((bone.clone(), n));
+            }
+        }
+    }
+    bones
 }
 
 /// The `gltf` crate's validation indexes the POSITION accessor without a bounds check, so a
@@ -254,7 +291,7 @@ impl SceneReader<'_> {
         }
     }
 
-    fn read(&self) -> Result<Character, ImportError> {
+    fn read(&self, humanoid_nodes: &[(String, usize)]) -> Result<Character, ImportError> {
         let hierarchy = Hierarchy::new(self.document).map_err(|reason| ImportError::Malformed {
             name: self.name.into(),
             reason,
@@ -324,11 +361,22 @@ impl SceneReader<'_> {
         }
         mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
         let has_skeleton = !skeleton.joints.is_empty();
+        let humanoid = humanoid_nodes
+            .iter()
+            .filter_map(|(bone, node)| {
+                let joint = *joint_of_node.get(node)?;
+                Some(HumanoidBone {
+                    bone: bone.clone(),
+                    joint,
+                })
+            })
+            .collect();
         Ok(Character {
             name: self.name.into(),
             mesh,
             skeleton: has_skeleton.then_some(skeleton),
             skin: has_skeleton.then_some(skin),
+            humanoid,
             warnings,
             source: crate::character::SourceSummary {
                 materials: self.document.materials().len(),

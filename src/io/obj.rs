@@ -108,6 +108,7 @@ pub fn import(text: &str, name: &str, limits: &Limits) -> Result<Character, Impo
         mesh,
         skeleton: None,
         skin: None,
+        humanoid: Vec::new(),
         warnings,
         source: crate::character::SourceSummary {
             materials: materials.len(),
