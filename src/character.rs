@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::mesh::Mesh;
+use crate::mesh::{Image, Material, Mesh};
 use crate::rig::{HumanoidBone, Skeleton, SkinWeights};
 
 /// One character in its rest pose, in the input's world frame.
@@ -16,6 +16,10 @@ pub struct Character {
     pub skeleton: Option<Skeleton>,
     /// Skin weights over `skeleton`'s joints, one entry per mesh vertex.
     pub skin: Option<SkinWeights>,
+    /// Materials referenced by the mesh's parts.
+    pub materials: Vec<Material>,
+    /// Encoded images referenced by the materials.
+    pub images: Vec<Image>,
     /// The file's humanoid bone map (VRM), if it had one.
     pub humanoid: Vec<HumanoidBone>,
     /// Things the importer skipped or repaired, worded for the user.
@@ -60,7 +64,7 @@ impl Character {
             name: self.name.clone(),
             vertices: self.mesh.vertex_count(),
             triangles: self.mesh.triangles.len(),
-            primitives: self.mesh.primitive_count,
+            primitives: self.mesh.parts.len(),
             joints: self.skeleton.as_ref().map_or(0, |s| s.joints.len()),
             skinned_vertices: self
                 .skin

@@ -112,3 +112,26 @@ fn unrigged_meshes_export_without_a_skin() {
     assert!(back.skeleton.is_none());
     assert_eq!(back.mesh.vertex_count(), human.mesh.vertex_count());
 }
+
+#[test]
+fn materials_textures_and_parts_survive_export() {
+    for rel in [
+        "eval/Fox.glb",
+        "eval/CesiumMan.glb",
+        "eval/RobotExpressive.glb",
+    ] {
+        let original = load(rel);
+        let back = round_trip(&original, &ExportOptions::default());
+        assert_eq!(back.materials, original.materials, "{rel}");
+        assert_eq!(back.images, original.images, "{rel}");
+        assert_eq!(back.mesh.parts, original.mesh.parts, "{rel}");
+        assert_eq!(back.mesh.uvs, original.mesh.uvs, "{rel}");
+    }
+    let fox = load("eval/Fox.glb");
+    assert_eq!(fox.images.len(), 1);
+    assert!(fox.materials[0].base_color_image.is_some());
+    assert_eq!(fox.mesh.uvs.len(), fox.mesh.vertex_count());
+    let robot = load("eval/RobotExpressive.glb");
+    assert_eq!(robot.mesh.parts.len(), 19);
+    assert_eq!(robot.materials.len(), 3);
+}

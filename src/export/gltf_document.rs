@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::{glb_container, top_influences};
 use crate::Character;
+use crate::mesh::{AlphaMode, Material};
 use crate::rig::{Influence, JointId, Skeleton, SkinWeights};
 
 /// Choices a user makes when exporting.
@@ -50,8 +51,8 @@ struct Buffers {
 }
 
 impl Buffers {
-    /// Appends `bytes` as a new view and an accessor over it; returns the accessor index.
-    fn push(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
+    /// Appends `bytes` as a new buffer view; returns its index.
+    fn push_view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
         self.bin.resize(self.bin.len().div_ceil(4) * 4, 0);
@@ -59,8 +60,13 @@ impl Buffers {
         if let Some(target) = target {
             view["target"] = json!(target);
         }
-        accessor["bufferView"] = json!(self.views.len());
         self.views.push(view);
+        self.views.len() - 1
+    }
+
+    /// Appends `bytes` as a new view and an accessor over it; returns the accessor index.
+    fn push(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
+        accessor["bufferView"] = json!(self.push_view(bytes, target));
         self.accessors.push(accessor);
         self.accessors.len() - 1
     }
@@ -103,18 +109,20 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     let mut buffers = Buffers::default();
     let position = buffers.push_vec3(&mesh.positions, true);
     let normal = buffers.push_vec3(&mesh.normals, false);
-    let index_bytes: Vec<u8> = mesh
-        .triangles
-        .iter()
-        .flatten()
-        .flat_map(|i| i.to_le_bytes())
-        .collect();
-    let indices = buffers.push(
-        &index_bytes,
-        Some(ELEMENT_ARRAY_BUFFER),
-        json!({ "componentType": UNSIGNED_INT, "count": mesh.triangles.len() * 3, "type": "SCALAR" }),
-    );
     let mut attributes = json!({ "POSITION": position, "NORMAL": normal });
+    if mesh.uvs.len() == mesh.positions.len() {
+        let bytes: Vec<u8> = mesh
+            .uvs
+            .iter()
+            .flat_map(|uv| uv.to_array())
+            .flat_map(f32::to_le_bytes)
+            .collect();
+        attributes["TEXCOORD_0"] = json!(buffers.push(
+            &bytes,
+            Some(ARRAY_BUFFER),
+            json!({ "componentType": FLOAT, "count": mesh.uvs.len(), "type": "VEC2" }),
+        ));
+    }
 
     let name = if character.name.is_empty() {
         "character"
@@ -185,22 +193,45 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     }
     scene_nodes.push(nodes.len());
     nodes.push(mesh_node);
+    // One primitive per input part, sharing the vertex attributes; parts without a material
+    // use a neutral one appended after the character's own.
+    let parts = mesh.parts_or_whole();
+    let neutral = character.materials.len();
+    let needs_neutral = parts
+        .iter()
+        .any(|p| p.material.is_none_or(|m| m >= neutral));
+    let (materials, textures, images) = material_documents(character, needs_neutral, &mut buffers);
+    let primitives: Vec<Value> = parts
+        .iter()
+        .filter_map(|part| {
+            let triangles = mesh
+                .triangles
+                .get(part.first_triangle..part.first_triangle + part.triangle_count)?;
+            if triangles.is_empty() {
+                return None;
+            }
+            let bytes: Vec<u8> = triangles
+                .iter()
+                .flatten()
+                .flat_map(|i| i.to_le_bytes())
+                .collect();
+            let indices = buffers.push(
+                &bytes,
+                Some(ELEMENT_ARRAY_BUFFER),
+                json!({ "componentType": UNSIGNED_INT, "count": triangles.len() * 3, "type": "SCALAR" }),
+            );
+            let material = part.material.filter(|&m| m < neutral).unwrap_or(neutral);
+            Some(json!({ "attributes": attributes, "indices": indices, "material": material, "mode": 4 }))
+        })
+        .collect();
 
     let mut document = json!({
         "asset": { "version": "2.0", "generator": concat!("rigkit ", env!("CARGO_PKG_VERSION")) },
         "scene": 0,
         "scenes": [{ "name": name, "nodes": scene_nodes }],
         "nodes": nodes,
-        "meshes": [{
-            "name": name,
-            "primitives": [{ "attributes": attributes, "indices": indices, "material": 0, "mode": 4 }],
-        }],
-        "materials": [{
-            "name": "surface",
-            "pbrMetallicRoughness": {
-                "baseColorFactor": [0.8, 0.8, 0.8, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.7
-            }
-        }],
+        "meshes": [{ "name": name, "primitives": primitives }],
+        "materials": materials,
         "accessors": buffers.accessors,
         "bufferViews": buffers.views,
         "buffers": [{ "byteLength": buffers.bin.len() }],
@@ -208,8 +239,69 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     if !skins.is_empty() {
         document["skins"] = json!(skins);
     }
+    if !images.is_empty() {
+        document["images"] = json!(images);
+        document["textures"] = json!(textures);
+        document["samplers"] = json!([{}]);
+    }
     let json = serde_json::to_vec(&document).unwrap_or_default();
     Ok(glb_container::write(&json, &buffers.bin))
+}
+
+/// glTF materials (the character's, then a neutral one), textures and images; images are
+/// embedded in the binary chunk as the input carried them.
+fn material_documents(
+    character: &Character,
+    with_neutral: bool,
+    buffers: &mut Buffers,
+) -> (Vec<Value>, Vec<Value>, Vec<Value>) {
+    let neutral = Material {
+        name: Some("rigkit neutral".into()),
+        ..Material::default()
+    };
+    let has_uvs = character.mesh.uvs.len() == character.mesh.positions.len();
+    let images: Vec<Value> = character
+        .images
+        .iter()
+        .map(|image| {
+            let view = buffers.push_view(&image.bytes, None);
+            json!({ "bufferView": view, "mimeType": image.mime_type })
+        })
+        .collect();
+    let textures: Vec<Value> = (0..images.len())
+        .map(|i| json!({ "source": i, "sampler": 0 }))
+        .collect();
+    let materials: Vec<Value> = character
+        .materials
+        .iter()
+        .chain(with_neutral.then_some(&neutral))
+        .map(|m| {
+            let mut pbr = json!({
+                "baseColorFactor": m.base_color,
+                "metallicFactor": m.metallic,
+                "roughnessFactor": m.roughness,
+            });
+            // A texture needs coordinates to be sampled with.
+            if let Some(image) = m.base_color_image.filter(|&i| has_uvs && i < images.len()) {
+                pbr["baseColorTexture"] = json!({ "index": image });
+            }
+            let mut material =
+                json!({ "pbrMetallicRoughness": pbr, "doubleSided": m.double_sided });
+            if let Some(name) = &m.name {
+                material["name"] = json!(name);
+            }
+            match m.alpha {
+                AlphaMode::Opaque => {}
+                AlphaMode::Mask { cutoff } => {
+                    material["alphaMode"] = json!("MASK");
+                    material["alphaCutoff"] = json!(cutoff);
+                }
+                AlphaMode::Blend => material["alphaMode"] = json!("BLEND"),
+            }
+            material
+        })
+        .collect();
+    (materials, textures, images)
 }
 
 /// Each vertex's strongest influences, normalised; a vertex bound to nothing rides on the

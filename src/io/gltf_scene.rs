@@ -9,7 +9,7 @@ use gltf::mesh::Mode;
 use gltf::{Document, Node, Primitive};
 
 use super::{ImportError, InputFile, accessor_check, resources};
-use crate::mesh::{Mesh, UnitBox, vertex_normals};
+use crate::mesh::{AlphaMode, Image, Material, Mesh, UnitBox, vertex_normals};
 use crate::rig::{HumanoidBone, Influence, Joint, JointId, Skeleton, SkinWeights};
 use crate::{Character, Limits};
 
@@ -66,6 +66,7 @@ pub fn import(
     let buffers = load_buffers(&document, bin, name, files)?;
     SceneReader {
         document: &document,
+        files,
         buffers: &buffers,
         name,
         limits,
@@ -268,6 +269,7 @@ impl Hierarchy {
 
 struct SceneReader<'a> {
     document: &'a Document,
+    files: &'a [InputFile<'a>],
     buffers: &'a [Vec<u8>],
     name: &'a str,
     limits: &'a Limits,
@@ -300,6 +302,8 @@ impl SceneReader<'_> {
         let visible = self.visible_nodes(&hierarchy);
 
         let mut mesh = Mesh::default();
+        // Primitives of one node often share their vertex attributes; read those vertices once.
+        let mut shared_vertices = HashMap::new();
         let mut skin = SkinWeights::new();
         let mut warnings = Vec::new();
         let mut dropped_weights = 0usize;
@@ -340,8 +344,14 @@ impl SceneReader<'_> {
                             .and_then(|n| joint_of_node.get(&n).copied()),
                     },
                 };
-                dropped_weights +=
-                    self.append_primitive(&primitive, &place, &binding, &mut mesh, &mut skin)?;
+                dropped_weights += self.append_primitive(
+                    &primitive,
+                    &place,
+                    &binding,
+                    (node_index, &mut shared_vertices),
+                    &mut mesh,
+                    &mut skin,
+                )?;
             }
         }
         if dropped_weights > 0 {
@@ -360,6 +370,7 @@ impl SceneReader<'_> {
             });
         }
         mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
+        let (materials, images) = self.materials(self.files, &mut warnings);
         let has_skeleton = !skeleton.joints.is_empty();
         let humanoid = humanoid_nodes
             .iter()
@@ -376,6 +387,8 @@ impl SceneReader<'_> {
             mesh,
             skeleton: has_skeleton.then_some(skeleton),
             skin: has_skeleton.then_some(skin),
+            materials,
+            images,
             humanoid,
             warnings,
             source: crate::character::SourceSummary {
@@ -500,6 +513,7 @@ impl SceneReader<'_> {
         primitive: &Primitive<'_>,
         place: &str,
         binding: &Binding,
+        (node_index, shared): (usize, &mut HashMap<(usize, Vec<usize>), u32>),
         mesh: &mut Mesh,
         skin: &mut SkinWeights,
     ) -> Result<usize, ImportError> {
@@ -519,14 +533,22 @@ impl SceneReader<'_> {
             })
             .map_err(bad)?;
         let count = positions_accessor.count();
+        let key = (
+            node_index,
+            primitive.attributes().map(|(_, a)| a.index()).collect(),
+        );
+        let shared_base = shared.get(&key).copied();
         let total = mesh.positions.len() + count;
-        if total > self.limits.max_vertices {
+        if shared_base.is_none() && total > self.limits.max_vertices {
             return Err(self.too_many("vertices", total, self.limits.max_vertices));
         }
-        let local: Vec<Vec3> = reader
-            .read_positions()
-            .map(|p| p.map(Vec3::from_array).collect())
-            .unwrap_or_default();
+        let local: Vec<Vec3> = match shared_base {
+            Some(_) => Vec::new(),
+            None => reader
+                .read_positions()
+                .map(|p| p.map(Vec3::from_array).collect())
+                .unwrap_or_default(),
+        };
         if let Some(vertex) = local.iter().position(|p| !p.is_finite()) {
             return Err(ImportError::NonFinitePosition {
                 name: self.name.into(),
@@ -565,6 +587,39 @@ impl SceneReader<'_> {
             return Err(self.too_many("triangles", total, self.limits.max_triangles));
         }
 
+        let (base, dropped) = match shared_base {
+            Some(base) => (base, 0),
+            None => {
+                let base = mesh.positions.len() as u32;
+                let dropped =
+                    self.append_vertices(primitive, place, binding, &local, mesh, skin)?;
+                shared.insert(key, base);
+                (base, dropped)
+            }
+        };
+        mesh.parts.push(crate::mesh::MeshPart {
+            first_triangle: mesh.triangles.len(),
+            triangle_count: triangles.len(),
+            material: primitive.material().index(),
+        });
+        mesh.triangles
+            .extend(triangles.iter().map(|t| t.map(|i| i + base)));
+        Ok(dropped)
+    }
+
+    /// Poses a primitive's vertices to world space and appends them with their influences and
+    /// texture coordinates; returns how many weights it dropped.
+    fn append_vertices(
+        &self,
+        primitive: &Primitive<'_>,
+        place: &str,
+        binding: &Binding,
+        local: &[Vec3],
+        mesh: &mut Mesh,
+        skin: &mut SkinWeights,
+    ) -> Result<usize, ImportError> {
+        let bad = |r: String| self.bad(place, r);
+        let count = local.len();
         let (influences, dropped) = match binding {
             Binding::Skinned(matrices) => {
                 self.read_influences(primitive, count, matrices, place)?
@@ -574,7 +629,15 @@ impl SceneReader<'_> {
                 (vec![one.into_iter().collect(); count], 0)
             }
         };
-        let base = mesh.positions.len() as u32;
+        let uvs = self.read_uvs(primitive, count).map_err(bad)?;
+        if let Some(uvs) = uvs {
+            // Earlier primitives without coordinates get zeros, so indices stay aligned.
+            mesh.uvs.resize(mesh.positions.len(), glam::Vec2::ZERO);
+            mesh.uvs.extend(uvs);
+        } else if !mesh.uvs.is_empty() {
+            mesh.uvs
+                .resize(mesh.positions.len() + count, glam::Vec2::ZERO);
+        }
         for (p, vertex_influences) in local.iter().zip(&influences) {
             let world = match binding {
                 Binding::Rigid { world, .. } => world.transform_point3(*p),
@@ -583,10 +646,107 @@ impl SceneReader<'_> {
             mesh.positions.push(world);
             skin.push_vertex(vertex_influences.iter().copied());
         }
-        mesh.triangles
-            .extend(triangles.iter().map(|t| t.map(|i| i + base)));
-        mesh.primitive_count += 1;
         Ok(dropped)
+    }
+
+    /// TEXCOORD_0 as floats, when the primitive has it.
+    fn read_uvs(
+        &self,
+        primitive: &Primitive<'_>,
+        count: usize,
+    ) -> Result<Option<Vec<glam::Vec2>>, String> {
+        let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(0)) else {
+            return Ok(None);
+        };
+        accessor_check::check(&accessor, self.buffers)?;
+        accessor_check::check_kind(
+            &accessor,
+            "TEXCOORD_0",
+            &[DataType::F32, DataType::U8, DataType::U16],
+            Dimensions::Vec2,
+        )?;
+        if accessor.count() != count {
+            return Err(format!(
+                "TEXCOORD_0 has {} entries for {count} vertices",
+                accessor.count()
+            ));
+        }
+        let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
+        Ok(reader.read_tex_coords(0).map(|t| {
+            t.into_f32()
+                .map(|uv| {
+                    let uv = glam::Vec2::from_array(uv);
+                    if uv.is_finite() { uv } else { glam::Vec2::ZERO }
+                })
+                .collect()
+        }))
+    }
+
+    /// Materials and the images their base colour textures use. An image that cannot be
+    /// found is dropped with a warning: the geometry is what rigging needs.
+    fn materials(
+        &self,
+        files: &[InputFile<'_>],
+        warnings: &mut Vec<String>,
+    ) -> (Vec<Material>, Vec<Image>) {
+        let mut images: Vec<Image> = Vec::new();
+        let mut image_of: HashMap<usize, Option<usize>> = HashMap::new();
+        let mut load_image = |image: gltf::Image<'_>| -> Option<usize> {
+            *image_of.entry(image.index()).or_insert_with(|| {
+                let bytes = match image.source() {
+                    gltf::image::Source::View { view, .. } => {
+                        let data = self.buffers.get(view.buffer().index())?;
+                        data.get(view.offset()..view.offset().checked_add(view.length())?)
+                            .map(<[u8]>::to_vec)
+                    }
+                    gltf::image::Source::Uri { uri, .. } => resources::resolve(uri, files).ok(),
+                };
+                let Some(bytes) = bytes else {
+                    warnings.push(format!(
+                        "image {} could not be found; its texture is left out",
+                        image.index()
+                    ));
+                    return None;
+                };
+                let Some(mime) = Image::sniff_mime_type(&bytes) else {
+                    warnings.push(format!(
+                        "image {} is not PNG or JPEG; its texture is left out",
+                        image.index()
+                    ));
+                    return None;
+                };
+                images.push(Image {
+                    mime_type: mime.into(),
+                    bytes,
+                });
+                Some(images.len() - 1)
+            })
+        };
+        let materials = self
+            .document
+            .materials()
+            .map(|m| {
+                let pbr = m.pbr_metallic_roughness();
+                Material {
+                    name: m.name().map(str::to_owned),
+                    base_color: pbr.base_color_factor(),
+                    base_color_image: pbr
+                        .base_color_texture()
+                        .and_then(|t| load_image(t.texture().source())),
+                    metallic: pbr.metallic_factor(),
+                    roughness: pbr.roughness_factor(),
+                    alpha: match m.alpha_mode() {
+                        gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
+                        gltf::material::AlphaMode::Mask => AlphaMode::Mask {
+                            cutoff: m.alpha_cutoff().unwrap_or(0.5),
+                        },
+                        gltf::material::AlphaMode::Blend => AlphaMode::Blend,
+                    },
+                    double_sided: m.double_sided(),
+                }
+            })
+            .collect();
+        (materials, images)
     }
 
     /// All JOINTS_n/WEIGHTS_n sets of a skinned primitive, as global joint ids.

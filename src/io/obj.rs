@@ -96,8 +96,13 @@ pub fn import(text: &str, name: &str, limits: &Limits) -> Result<Character, Impo
     let mut mesh = Mesh {
         positions,
         normals: Vec::new(),
+        uvs: Vec::new(),
+        parts: vec![crate::mesh::MeshPart {
+            first_triangle: 0,
+            triangle_count: triangles.len(),
+            material: None,
+        }],
         triangles,
-        primitive_count: 1,
     };
     if UnitBox::of(&mesh.bounds()).is_none() {
         return Err(ImportError::Degenerate { name: name.into() });
@@ -108,6 +113,8 @@ pub fn import(text: &str, name: &str, limits: &Limits) -> Result<Character, Impo
         mesh,
         skeleton: None,
         skin: None,
+        materials: Vec::new(),
+        images: Vec::new(),
         humanoid: Vec::new(),
         warnings,
         source: crate::character::SourceSummary {

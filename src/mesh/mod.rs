@@ -1,14 +1,16 @@
 //! Triangle meshes in world space and the geometry computed on them.
 
 mod bounds;
+mod material;
 mod normals;
 mod unit_box;
 
 pub use bounds::Aabb;
+pub use material::{AlphaMode, Image, Material};
 pub use normals::vertex_normals;
 pub use unit_box::UnitBox;
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 
 /// An indexed triangle mesh. All primitives of an input are merged into one, in world space.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -16,15 +18,39 @@ pub struct Mesh {
     pub positions: Vec<Vec3>,
     /// Unit normals, one per position.
     pub normals: Vec<Vec3>,
+    /// Texture coordinates, one per position, or empty when the input had none.
+    pub uvs: Vec<Vec2>,
     /// Counter-clockwise triangles indexing `positions`.
     pub triangles: Vec<[u32; 3]>,
-    /// How many input primitives were merged into this mesh.
-    pub primitive_count: usize,
+    /// The input's primitives, as consecutive runs of `triangles`, each with its material.
+    pub parts: Vec<MeshPart>,
+}
+
+/// A run of triangles drawn with one material (one glTF primitive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshPart {
+    pub first_triangle: usize,
+    pub triangle_count: usize,
+    /// Index into [`crate::Character::materials`].
+    pub material: Option<usize>,
 }
 
 impl Mesh {
     pub fn vertex_count(&self) -> usize {
         self.positions.len()
+    }
+
+    /// `parts`, or one part covering every triangle when none were recorded.
+    pub fn parts_or_whole(&self) -> Vec<MeshPart> {
+        if self.parts.is_empty() {
+            vec![MeshPart {
+                first_triangle: 0,
+                triangle_count: self.triangles.len(),
+                material: None,
+            }]
+        } else {
+            self.parts.clone()
+        }
     }
 
     pub fn bounds(&self) -> Aabb {

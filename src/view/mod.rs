@@ -22,7 +22,8 @@ const SKIN_COLOR: Srgba = Srgba::new(186, 190, 198, 255);
 pub struct Viewer {
     context: Context,
     camera: OrbitCamera,
-    surface: Option<Gm<Mesh, PhysicalMaterial>>,
+    /// One drawable per mesh part, each with its part's material.
+    surface: Vec<Gm<Mesh, PhysicalMaterial>>,
     skeleton: Option<SkeletonOverlay>,
     key_light: DirectionalLight,
     fill_light: DirectionalLight,
@@ -33,7 +34,7 @@ impl Viewer {
     pub fn new(context: Context) -> Self {
         Self {
             camera: OrbitCamera::default(),
-            surface: None,
+            surface: Vec::new(),
             skeleton: None,
             key_light: DirectionalLight::new(&context, 2.0, Srgba::WHITE, vec3(-0.5, -1.0, -0.8)),
             fill_light: DirectionalLight::new(&context, 0.6, Srgba::WHITE, vec3(0.7, 0.3, 0.6)),
@@ -45,22 +46,26 @@ impl Viewer {
     /// Replaces what is shown with `character` and frames it.
     pub fn show(&mut self, character: &Character) {
         let mesh = &character.mesh;
-        let cpu_mesh = CpuMesh {
-            positions: Positions::F32(mesh.positions.iter().map(|p| vec3(p.x, p.y, p.z)).collect()),
-            indices: Indices::U32(mesh.triangles.iter().flatten().copied().collect()),
-            normals: Some(mesh.normals.iter().map(|n| vec3(n.x, n.y, n.z)).collect()),
-            ..Default::default()
-        };
-        let material = PhysicalMaterial::new_opaque(
-            &self.context,
-            &CpuMaterial {
-                albedo: SKIN_COLOR,
-                roughness: 0.7,
-                metallic: 0.0,
-                ..Default::default()
-            },
-        );
-        self.surface = Some(Gm::new(Mesh::new(&self.context, &cpu_mesh), material));
+        let positions: Vec<_> = mesh.positions.iter().map(|p| vec3(p.x, p.y, p.z)).collect();
+        let normals: Vec<_> = mesh.normals.iter().map(|n| vec3(n.x, n.y, n.z)).collect();
+        self.surface = mesh
+            .parts_or_whole()
+            .iter()
+            .filter_map(|part| {
+                let triangles = mesh
+                    .triangles
+                    .get(part.first_triangle..part.first_triangle + part.triangle_count)?;
+                let cpu_mesh = CpuMesh {
+                    positions: Positions::F32(positions.clone()),
+                    indices: Indices::U32(triangles.iter().flatten().copied().collect()),
+                    normals: Some(normals.clone()),
+                    ..Default::default()
+                };
+                let source = part.material.and_then(|m| character.materials.get(m));
+                let material = PhysicalMaterial::new_opaque(&self.context, &cpu_material(source));
+                Some(Gm::new(Mesh::new(&self.context, &cpu_mesh), material))
+            })
+            .collect();
         let bounds = mesh.bounds();
         self.skeleton = character
             .skeleton
@@ -75,13 +80,11 @@ impl Viewer {
         let [r, g, b, a] = BACKGROUND;
         let target = RenderTarget::screen(&self.context, width, height);
         target.clear(three_d::ClearState::color_and_depth(r, g, b, a, 1.0));
-        if let Some(surface) = &self.surface {
-            target.render(
-                &camera,
-                surface,
-                &[&self.key_light, &self.fill_light, &self.ambient],
-            );
-        }
+        target.render(
+            &camera,
+            &self.surface,
+            &[&self.key_light, &self.fill_light, &self.ambient],
+        );
         if let Some(skeleton) = &self.skeleton {
             target.render(&camera, skeleton.objects(), &[]);
         }
@@ -89,5 +92,27 @@ impl Viewer {
 
     pub fn camera_mut(&mut self) -> &mut OrbitCamera {
         &mut self.camera
+    }
+}
+
+/// The viewport's material for a part: the file's base colour (textures are not shown yet),
+/// or a neutral grey that keeps the skeleton overlay readable.
+fn cpu_material(source: Option<&crate::mesh::Material>) -> CpuMaterial {
+    let Some(m) = source else {
+        return CpuMaterial {
+            albedo: SKIN_COLOR,
+            roughness: 0.7,
+            metallic: 0.0,
+            ..Default::default()
+        };
+    };
+    let [r, g, b, _] = m.base_color;
+    // glTF factors are linear; three-d's albedo is sRGB.
+    let to_srgb = |c: f32| (c.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0).round() as u8;
+    CpuMaterial {
+        albedo: Srgba::new(to_srgb(r), to_srgb(g), to_srgb(b), 255),
+        roughness: m.roughness.clamp(0.05, 1.0),
+        metallic: m.metallic.clamp(0.0, 1.0),
+        ..Default::default()
     }
 }
