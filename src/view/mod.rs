@@ -6,8 +6,8 @@ mod orbit_camera;
 mod skeleton_overlay;
 
 use three_d::{
-    AmbientLight, Context, CpuMaterial, CpuMesh, DirectionalLight, Gm, Indices, Mesh,
-    PhysicalMaterial, Positions, RenderTarget, Srgba, vec3,
+    AmbientLight, Context, CpuMaterial, CpuMesh, CpuTexture, DirectionalLight, Gm, Indices, Mesh,
+    PhysicalMaterial, Positions, RenderTarget, Srgba, TextureData, vec3,
 };
 
 pub use orbit_camera::OrbitCamera;
@@ -48,6 +48,12 @@ impl Viewer {
         let mesh = &character.mesh;
         let positions: Vec<_> = mesh.positions.iter().map(|p| vec3(p.x, p.y, p.z)).collect();
         let normals: Vec<_> = mesh.normals.iter().map(|n| vec3(n.x, n.y, n.z)).collect();
+        let uvs: Option<Vec<_>> = (mesh.uvs.len() == mesh.positions.len())
+            .then(|| mesh.uvs.iter().map(|t| three_d::vec2(t.x, t.y)).collect());
+        let textures: Vec<Option<CpuTexture>> = match uvs {
+            Some(_) => character.images.iter().map(decode_texture).collect(),
+            None => Vec::new(),
+        };
         self.surface = mesh
             .parts_or_whole()
             .iter()
@@ -59,10 +65,12 @@ impl Viewer {
                     positions: Positions::F32(positions.clone()),
                     indices: Indices::U32(triangles.iter().flatten().copied().collect()),
                     normals: Some(normals.clone()),
+                    uvs: uvs.clone(),
                     ..Default::default()
                 };
                 let source = part.material.and_then(|m| character.materials.get(m));
-                let material = PhysicalMaterial::new_opaque(&self.context, &cpu_material(source));
+                let material =
+                    PhysicalMaterial::new_opaque(&self.context, &cpu_material(source, &textures));
                 Some(Gm::new(Mesh::new(&self.context, &cpu_mesh), material))
             })
             .collect();
@@ -95,9 +103,35 @@ impl Viewer {
     }
 }
 
-/// The viewport's material for a part: the file's base colour (textures are not shown yet),
-/// or a neutral grey that keeps the skeleton overlay readable.
-fn cpu_material(source: Option<&crate::mesh::Material>) -> CpuMaterial {
+/// The largest texture side the viewport uploads; WebGL2 guarantees 2048, most give 8192+.
+const MAX_TEXTURE_SIDE: u32 = 8192;
+
+/// Decodes a PNG/JPEG for display; `None` (untextured) when it cannot be decoded or is huge.
+fn decode_texture(image: &crate::mesh::Image) -> Option<CpuTexture> {
+    let decoded = image::load_from_memory(&image.bytes).ok()?.to_rgba8();
+    let (width, height) = decoded.dimensions();
+    if width > MAX_TEXTURE_SIDE || height > MAX_TEXTURE_SIDE {
+        return None;
+    }
+    let pixels = decoded
+        .as_raw()
+        .chunks_exact(4)
+        .map(|p| [p[0], p[1], p[2], p[3]])
+        .collect();
+    Some(CpuTexture {
+        data: TextureData::RgbaU8(pixels),
+        width,
+        height,
+        ..Default::default()
+    })
+}
+
+/// The viewport's material for a part: the file's base colour and texture, or a neutral grey
+/// that keeps the skeleton overlay readable.
+fn cpu_material(
+    source: Option<&crate::mesh::Material>,
+    textures: &[Option<CpuTexture>],
+) -> CpuMaterial {
     let Some(m) = source else {
         return CpuMaterial {
             albedo: SKIN_COLOR,
@@ -111,6 +145,9 @@ fn cpu_material(source: Option<&crate::mesh::Material>) -> CpuMaterial {
     let to_srgb = |c: f32| (c.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0).round() as u8;
     CpuMaterial {
         albedo: Srgba::new(to_srgb(r), to_srgb(g), to_srgb(b), 255),
+        albedo_texture: m
+            .base_color_image
+            .and_then(|i| textures.get(i).cloned().flatten()),
         roughness: m.roughness.clamp(0.05, 1.0),
         metallic: m.metallic.clamp(0.0, 1.0),
         ..Default::default()
