@@ -3,16 +3,10 @@
 // Helpers outside #[test] functions panic on failure too; that is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::data;
 use rigkit::io::bvh::Bvh;
-
-fn data(rel: &str) -> PathBuf {
-    std::env::var_os("RIGKIT_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-        .join(rel)
-}
 
 fn parse(rel: &str) -> Result<Bvh, rigkit::io::bvh::BvhError> {
     let text = std::fs::read_to_string(data(rel)).unwrap();

@@ -3,15 +3,11 @@
 // Helpers outside #[test] functions panic on failure too; that is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::process::Command;
 
-fn data(rel: &str) -> PathBuf {
-    std::env::var_os("RIGKIT_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-        .join(rel)
-}
+use common::data;
 
 fn rigkit(args: &[&std::ffi::OsStr]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_rigkit"))

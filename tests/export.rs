@@ -4,22 +4,12 @@
 // Helpers outside #[test] functions panic on failure too; that is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::load;
 use rigkit::export::{ExportOptions, export_glb};
 use rigkit::io::import;
 use rigkit::{Character, Limits};
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("RIGKIT_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
-
-fn load(rel: &str) -> Character {
-    let bytes = std::fs::read(data_dir().join(rel)).unwrap();
-    import(&bytes, rel, &Limits::default()).unwrap()
-}
 
 fn round_trip(c: &Character, options: &ExportOptions) -> Character {
     let glb = export_glb(c, options).unwrap();

@@ -3,26 +3,15 @@
 // Helpers outside #[test] functions panic on failure too; that is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::load;
 use rigkit::export::{ExportOptions, export_glb};
 use rigkit::io::{ImportError, InputFile, import, import_files};
 use rigkit::{Character, Limits};
 
-fn data(rel: &str) -> PathBuf {
-    std::env::var_os("RIGKIT_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-        .join(rel)
-}
-
 fn fox() -> Character {
-    import(
-        &std::fs::read(data("eval/Fox.glb")).unwrap(),
-        "Fox.glb",
-        &Limits::default(),
-    )
-    .unwrap()
+    load("eval/Fox.glb")
 }
 
 /// Splits a GLB into a `.gltf` document that refers to `bin_uri` and the buffer's bytes.

@@ -4,25 +4,11 @@
 // Helpers outside #[test] functions panic on failure too; that is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{data, load, read};
 use rigkit::io::{ImportError, import};
 use rigkit::{Character, Limits};
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("RIGKIT_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
-
-fn read(rel: &str) -> Vec<u8> {
-    let path = data_dir().join(rel);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-fn load(rel: &str) -> Character {
-    import(&read(rel), rel, &Limits::default()).unwrap_or_else(|e| panic!("{rel}: {e}"))
-}
 
 /// The fraction of joints within the mesh's bounding box, grown by `slack` of its diagonal.
 /// Not all: rigs carry helpers such as IK pole targets that sit outside the body by design.
@@ -48,7 +34,7 @@ fn every_eval_character_imports_with_its_skeleton() {
         "eval/quaternius-easy_enemies_pack",
         "eval/quaternius-mech_pack",
     ] {
-        for entry in std::fs::read_dir(data_dir().join(dir)).unwrap() {
+        for entry in std::fs::read_dir(data(dir)).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "glb") {
                 files.push(format!(
