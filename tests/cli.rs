@@ -66,3 +66,30 @@ fn bad_input_fails_with_a_sentence_not_a_panic() {
     let (ok, _, err) = rigkit(&["frobnicate".as_ref()]);
     assert!(!ok && err.contains("unknown command 'frobnicate'"), "{err}");
 }
+
+#[test]
+fn bench_import_reports_a_median() {
+    let (ok, out, err) = rigkit(&[
+        "bench".as_ref(),
+        "import".as_ref(),
+        "--triangles".as_ref(),
+        "2000".as_ref(),
+        "--runs".as_ref(),
+        "3".as_ref(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("median") && out.contains("over 3 runs"),
+        "{out}"
+    );
+    let (ok, _, err) = rigkit(&[
+        "bench".as_ref(),
+        "import".as_ref(),
+        "--runs".as_ref(),
+        "0".as_ref(),
+    ]);
+    assert!(
+        !ok && err.contains("--runs needs a positive number"),
+        "{err}"
+    );
+}

@@ -7,7 +7,7 @@
 mod common;
 
 use common::load;
-use rigkit::export::{ExportOptions, export_glb};
+use rigkit::export::{ExportOptions, export_glb, top_influences};
 use rigkit::io::import;
 use rigkit::{Character, Limits};
 
@@ -124,4 +124,72 @@ fn materials_textures_and_parts_survive_export() {
     let robot = load("eval/RobotExpressive.glb");
     assert_eq!(robot.mesh.parts.len(), 19);
     assert_eq!(robot.materials.len(), 3);
+}
+
+/// Every rigged GLB of the eval and training sets, recursively.
+fn all_rigged_glbs() -> Vec<String> {
+    fn walk(dir: &std::path::Path, rel: &str, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rel = format!("{rel}/{name}");
+            if entry.path().is_dir() {
+                walk(&entry.path(), &rel, out);
+            } else if name.ends_with(".glb") {
+                out.push(rel);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for root in ["eval", "train"] {
+        walk(&common::data(root), root, &mut out);
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_eval_and_training_rig_round_trips() {
+    let files = all_rigged_glbs();
+    assert!(files.len() > 140, "found only {} files", files.len());
+    for rel in files {
+        let original = load(&rel);
+        let Some(skeleton) = original.skeleton.as_ref() else {
+            continue;
+        };
+        let back = round_trip(&original, &ExportOptions::default());
+        let scale = original.mesh.bounds().diagonal();
+        let joints = &back.skeleton.as_ref().unwrap().joints;
+        assert_eq!(joints.len(), skeleton.joints.len(), "{rel}");
+        for (a, b) in skeleton.joints.iter().zip(joints) {
+            let moved = a.position().distance(b.position());
+            assert!(
+                moved <= 1e-5 * scale,
+                "{rel}: joint {} moved {moved}",
+                a.name
+            );
+        }
+        // Weights as a 4-influence engine sees them: the strongest 4, normalised.
+        let (w0, w1) = (original.skin.as_ref().unwrap(), back.skin.as_ref().unwrap());
+        for v in 0..w0.vertex_count() {
+            let want = top_influences(w0.influences(v), 4);
+            if want.is_empty() {
+                continue; // bound to nothing: the exporter picks the nearest joint
+            }
+            let got = w1.influences(v);
+            for i in &want {
+                let g = got
+                    .iter()
+                    .find(|g| g.joint == i.joint)
+                    .map_or(0.0, |g| g.weight);
+                assert!(
+                    (g - i.weight).abs() <= 1e-3,
+                    "{rel}: vertex {v} joint {:?}",
+                    i.joint
+                );
+            }
+        }
+    }
 }

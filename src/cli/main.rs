@@ -1,6 +1,8 @@
 //! The `rigkit` command line: the same pipeline as the browser app, for tests, benchmarks and
 //! batch use. Only parses arguments and calls the library.
 
+mod bench;
+
 use std::process::ExitCode;
 
 use rigkit::io::InputFile;
@@ -15,6 +17,8 @@ USAGE:
                                   or a BVH clip (joints, frames, frame time)
     rigkit convert IN OUT.glb [--max-influences 4|8]
                                   Write IN as a GLB, keeping its rig; weights normalised
+    rigkit bench import [--triangles N] [--runs R]
+                                  Time importing a generated N-triangle skinned GLB (median)
     rigkit help                   Show this message
 
 Supported input: .glb, .vrm, .gltf (with its .bin files beside it), .obj, .bvh (info only).";
@@ -37,6 +41,10 @@ fn run(args: &[String]) -> Result<(), String> {
     match command.as_str() {
         "info" => info(rest),
         "convert" => convert(rest),
+        "bench" => match rest.split_first() {
+            Some((what, args)) if what == "import" => bench::import(args),
+            _ => Err(format!("bench takes a stage: import\n\n{USAGE}")),
+        },
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
