@@ -1,5 +1,6 @@
 //! The crate-wide error: one variant per pipeline stage, each carrying that stage's own error.
 
+#[cfg(feature = "compute")]
 use crate::compute::ComputeError;
 use crate::export::ExportError;
 use crate::io::ImportError;
@@ -12,6 +13,7 @@ use crate::io::ImportError;
 pub enum Error {
     #[error(transparent)]
     Import(#[from] ImportError),
+    #[cfg(feature = "compute")]
     #[error(transparent)]
     Compute(#[from] ComputeError),
     #[error(transparent)]

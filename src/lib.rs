@@ -5,10 +5,14 @@
 //! ([`rig`]), tensor computations on a burn device ([`compute`]), bytes out ([`export`]) and the
 //! three-d viewport ([`view`]). The `rigkit` binary and the wasm module in `web` are thin shells around it.
 //!
+//! The `compute` (burn) and `view` (three-d) features are on by default; without them the
+//! crate is the formats and rig core alone, which is what the fuzz targets build.
+//!
 //! Coordinates are the input file's world frame throughout: no up axis, handedness or unit is
 //! assumed, and nothing is moved or rescaled on the way in or out.
 
 pub mod character;
+#[cfg(feature = "compute")]
 pub mod compute;
 pub mod error;
 pub mod export;
@@ -16,9 +20,10 @@ pub mod io;
 pub mod limits;
 pub mod mesh;
 pub mod rig;
+#[cfg(feature = "view")]
 pub mod view;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "compute", feature = "view"))]
 mod web;
 
 pub use character::{Character, CharacterInfo, SourceSummary};

@@ -121,3 +121,30 @@ fn broken_bvh_files_name_the_line() {
         assert!(err.line > 0, "{file}: {err}");
     }
 }
+
+/// Inputs that once crashed a fuzz target (kept by `tests/fuzz/run.sh`) must now fail cleanly
+/// or import; replaying them is what keeps a fixed crash fixed.
+#[test]
+fn fuzz_regressions_stay_fixed() {
+    let root = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fuzz/regressions"
+    ));
+    for target in ["glb", "obj", "bvh"] {
+        let Ok(entries) = std::fs::read_dir(root.join(target)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let bytes = std::fs::read(entry.path()).unwrap();
+            match target {
+                "bvh" => {
+                    let _ = Bvh::parse(&String::from_utf8_lossy(&bytes), "regression.bvh");
+                }
+                _ => {
+                    let name = format!("regression.{target}");
+                    let _ = import(&bytes, &name, &Limits::default());
+                }
+            }
+        }
+    }
+}
