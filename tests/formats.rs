@@ -80,8 +80,9 @@ fn obj_reads_the_same_surface() {
     for p in &original.mesh.positions {
         obj += &format!("v {} {} {}\n", p.x, p.y, p.z);
     }
+    let mut textured = obj.clone();
     for t in &original.mesh.triangles {
-        obj += &format!("f {}/1 {}/1 {}/1\n", t[0] + 1, t[1] + 1, t[2] + 1);
+        obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
     }
     let c = import(obj.as_bytes(), "fox.obj", &Limits::default()).unwrap();
     assert_eq!(c.mesh.positions, original.mesh.positions);
@@ -91,6 +92,25 @@ fn obj_reads_the_same_surface() {
         rigkit::io::external_references(obj.as_bytes(), "fox.obj"),
         ["fox.mtl"]
     );
+    // With texture coordinates (OBJ's v is flipped to glTF's) the same surface and UVs come
+    // back; Fox has one coordinate per position, so no vertex is split.
+    for uv in &original.mesh.uvs {
+        textured += &format!("vt {} {}\n", uv.x, 1.0 - uv.y);
+    }
+    for t in &original.mesh.triangles {
+        let [a, b, c] = t.map(|i| i + 1);
+        textured += &format!("f {a}/{a} {b}/{b} {c}/{c}\n");
+    }
+    let t = import(textured.as_bytes(), "fox-uv.obj", &Limits::default()).unwrap();
+    assert_eq!(t.mesh.vertex_count(), original.mesh.vertex_count());
+    assert_eq!(t.mesh.triangles.len(), original.mesh.triangles.len());
+    for (tri_t, tri_o) in t.mesh.triangles.iter().zip(&original.mesh.triangles) {
+        for (i, j) in tri_t.iter().zip(tri_o) {
+            let (i, j) = (*i as usize, *j as usize);
+            assert_eq!(t.mesh.positions[i], original.mesh.positions[j]);
+            assert!((t.mesh.uvs[i] - original.mesh.uvs[j]).length() < 1e-6);
+        }
+    }
     // And it exports as a GLB without a skin.
     let glb = export_glb(&c, &ExportOptions::default()).unwrap();
     assert_eq!(

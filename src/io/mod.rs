@@ -85,7 +85,7 @@ fn import_with(
             gltf_scene::import(container.json, container.bin, name, resources, limits)
         }
         Format::Gltf => gltf_scene::import(bytes, None, name, resources, limits),
-        Format::Obj => obj::import(&String::from_utf8_lossy(bytes), name, limits),
+        Format::Obj => obj::import(&String::from_utf8_lossy(bytes), name, resources, limits),
     }
 }
 
