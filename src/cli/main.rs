@@ -85,7 +85,7 @@ fn load(path: &str) -> Result<Character, String> {
     let extra: Vec<(String, Vec<u8>)> = rigkit::io::external_references(&bytes, &name)
         .into_iter()
         .filter_map(|uri| {
-            let file = uri.rsplit('/').next()?.replace("%20", " ");
+            let file = rigkit::io::file_name(&uri);
             let data = read_capped(&dir.join(&file), &limits).ok()?;
             Some((file, data))
         })

@@ -10,7 +10,7 @@ mod obj;
 mod resources;
 
 pub use error::ImportError;
-pub use resources::InputFile;
+pub use resources::{InputFile, file_name};
 
 use crate::{Character, Limits};
 

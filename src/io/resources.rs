@@ -47,8 +47,8 @@ pub fn resolve(uri: &str, files: &[InputFile<'_>]) -> Result<Vec<u8>, ResolveErr
             .decode(payload)
             .map_err(|e| ResolveError::BadDataUri(format!("a data URI is not valid base64: {e}")));
     }
-    let wanted = percent_decode(uri);
-    let wanted = base_name(&wanted);
+    let wanted = file_name(uri);
+    let wanted = wanted.as_str();
     files
         .iter()
         .find(|f| base_name(f.name) == wanted)
@@ -59,6 +59,12 @@ pub fn resolve(uri: &str, files: &[InputFile<'_>]) -> Result<Vec<u8>, ResolveErr
         })
         .map(|f| f.bytes.to_vec())
         .ok_or_else(|| ResolveError::Missing(uri.into()))
+}
+
+/// The file name a reference points at: its last path component, percent-escapes decoded.
+/// Callers with a file system read that name from beside the model.
+pub fn file_name(uri: &str) -> String {
+    base_name(&percent_decode(uri)).to_owned()
 }
 
 fn base_name(path: &str) -> &str {
