@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::anim::Clip;
 use crate::mesh::{Image, Material, Mesh};
 use crate::rig::{HumanoidBone, Skeleton, SkinWeights};
 
@@ -20,6 +21,8 @@ pub struct Character {
     pub materials: Vec<Material>,
     /// Encoded images referenced by the materials.
     pub images: Vec<Image>,
+    /// Animation clips that move `skeleton`, as the file carried them.
+    pub animations: Vec<Clip>,
     /// The file's humanoid bone map (VRM), if it had one.
     pub humanoid: Vec<HumanoidBone>,
     /// Things the importer skipped or repaired, worded for the user.
@@ -53,8 +56,20 @@ pub struct CharacterInfo {
     pub textures: usize,
     pub skins: usize,
     pub animations: usize,
+    /// The animation clips kept for the skeleton.
+    pub clips: Vec<ClipInfo>,
     pub humanoid_bones: usize,
     pub warnings: Vec<String>,
+}
+
+/// One animation clip, as `info` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClipInfo {
+    pub name: String,
+    /// Key frames sampled per joint.
+    pub keys: usize,
+    /// Seconds.
+    pub duration: f32,
 }
 
 impl Character {
@@ -76,6 +91,15 @@ impl Character {
             textures: self.source.textures,
             skins: self.source.skins,
             animations: self.source.animations,
+            clips: self
+                .animations
+                .iter()
+                .map(|c| ClipInfo {
+                    name: c.name.clone(),
+                    keys: c.frame_count(),
+                    duration: c.duration(),
+                })
+                .collect(),
             humanoid_bones: self.humanoid.len(),
             warnings: self.warnings.clone(),
         }

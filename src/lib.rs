@@ -2,7 +2,7 @@
 //! browser as well as natively.
 //!
 //! The library is the platform-free core: bytes in ([`io`]), geometry ([`mesh`]), rigs
-//! ([`rig`]), tensor computations on a burn device ([`compute`]), bytes out ([`export`]) and the
+//! ([`rig`]), motion ([`anim`]), tensor computations on a burn device ([`compute`]), bytes out ([`export`]) and the
 //! three-d viewport ([`view`]). The `rigkit` binary and the wasm module in `web` are thin shells around it.
 //!
 //! The `compute` (burn) and `view` (three-d) features are on by default; without them the
@@ -11,6 +11,7 @@
 //! Coordinates are the input file's world frame throughout: no up axis, handedness or unit is
 //! assumed, and nothing is moved or rescaled on the way in or out.
 
+pub mod anim;
 pub mod character;
 #[cfg(feature = "compute")]
 pub mod compute;

@@ -14,6 +14,9 @@ pub struct Limits {
     pub max_joints: usize,
     /// Scene graph nodes.
     pub max_nodes: usize,
+    /// Joint transforms kept over all animation clips (frames × joints); longer clips are
+    /// resampled to fit.
+    pub max_animation_keys: usize,
 }
 
 impl Default for Limits {
@@ -24,6 +27,7 @@ impl Default for Limits {
             max_triangles: 4_000_000,
             max_joints: 1024,
             max_nodes: 100_000,
+            max_animation_keys: 4_000_000,
         }
     }
 }

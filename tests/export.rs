@@ -88,10 +88,26 @@ fn cesium_man_weights_come_out_normalised() {
 #[test]
 fn eight_influences_use_a_second_set() {
     let original = load("eval/Fox.glb");
-    let glb = export_glb(&original, &ExportOptions { max_influences: 8 }).unwrap();
+    let glb = export_glb(
+        &original,
+        &ExportOptions {
+            max_influences: 8,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let text = String::from_utf8_lossy(&glb);
     assert!(text.contains("JOINTS_1") && text.contains("WEIGHTS_1"));
-    assert!(export_glb(&original, &ExportOptions { max_influences: 5 }).is_err());
+    assert!(
+        export_glb(
+            &original,
+            &ExportOptions {
+                max_influences: 5,
+                ..Default::default()
+            }
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -163,6 +179,7 @@ fn every_eval_and_training_rig_round_trips() {
         let scale = original.mesh.bounds().diagonal();
         let joints = &back.skeleton.as_ref().unwrap().joints;
         assert_eq!(joints.len(), skeleton.joints.len(), "{rel}");
+        assert_eq!(back.animations.len(), original.animations.len(), "{rel}");
         for (a, b) in skeleton.joints.iter().zip(joints) {
             let moved = a.position().distance(b.position());
             assert!(
@@ -192,4 +209,98 @@ fn every_eval_and_training_rig_round_trips() {
             }
         }
     }
+}
+
+#[test]
+fn animation_clips_round_trip() {
+    for rel in [
+        "eval/Fox.glb",
+        "eval/CesiumMan.glb",
+        "eval/RobotExpressive.glb",
+        "eval/quaternius-mech_pack/George.glb",
+    ] {
+        let original = load(rel);
+        assert!(!original.animations.is_empty(), "{rel} has animations");
+        let skeleton = original.skeleton.as_ref().unwrap();
+        let scale = original.mesh.bounds().diagonal();
+        let back = round_trip(&original, &ExportOptions::default());
+        assert_eq!(back.animations.len(), original.animations.len(), "{rel}");
+        for (a, b) in original.animations.iter().zip(&back.animations) {
+            assert_eq!(a.name, b.name, "{rel}");
+            assert_eq!(a.times.len(), b.times.len(), "{rel} '{}'", a.name);
+            for f in 0..a.frame_count() {
+                assert!((a.times[f] - b.times[f]).abs() < 1e-6, "{rel}");
+                let (wa, wb) = (a.world_matrices(skeleton, f), b.world_matrices(skeleton, f));
+                for (j, (ma, mb)) in wa.iter().zip(&wb).enumerate() {
+                    let d = (ma.w_axis - mb.w_axis).truncate().length();
+                    assert!(
+                        d <= 1e-5 * scale,
+                        "{rel} '{}' frame {f}: joint {j} moved {d}",
+                        a.name
+                    );
+                }
+            }
+        }
+        let without = ExportOptions {
+            animations: false,
+            ..Default::default()
+        };
+        assert!(round_trip(&original, &without).animations.is_empty());
+    }
+}
+
+#[test]
+fn clips_move_the_skinned_mesh_but_keep_it_whole() {
+    // Fox's walk: posed vertices (linear blend skinning with the clip) move, yet stay within
+    // the character's reach; a broken joint transform would fling them far away.
+    let fox = load("eval/Fox.glb");
+    let skeleton = fox.skeleton.as_ref().unwrap();
+    let skin = fox.skin.as_ref().unwrap();
+    let walk = fox.animations.iter().find(|c| c.name == "Walk").unwrap();
+    let scale = fox.mesh.bounds().diagonal();
+    let mut largest = 0.0f32;
+    for f in 0..walk.frame_count() {
+        let world = walk.world_matrices(skeleton, f);
+        for (v, p) in fox.mesh.positions.iter().enumerate() {
+            let posed: glam::Vec3 = skin
+                .influences(v)
+                .iter()
+                .map(|i| {
+                    let bind = skeleton.joints[i.joint.index()].world_bind;
+                    (world[i.joint.index()] * bind.inverse()).transform_point3(*p) * i.weight
+                })
+                .sum();
+            largest = largest.max(posed.distance(*p));
+        }
+    }
+    assert!(
+        largest > 0.01 * scale,
+        "the walk moves vertices ({largest})"
+    );
+    assert!(largest < 0.6 * scale, "no vertex is flung away ({largest})");
+}
+
+#[test]
+fn every_texture_slot_survives_export() {
+    let mut fox = load("eval/Fox.glb");
+    let m = &mut fox.materials[0];
+    m.metallic_roughness_image = Some(0);
+    m.normal_image = Some(0);
+    m.normal_scale = 0.5;
+    m.occlusion_image = Some(0);
+    m.occlusion_strength = 0.25;
+    m.emissive = [0.1, 0.2, 0.3];
+    m.emissive_image = Some(0);
+    let back = round_trip(&fox, &ExportOptions::default());
+    let (a, b) = (&fox.materials[0], &back.materials[0]);
+    assert_eq!(back.images.len(), 1, "one image, shared by every slot");
+    assert_eq!(b.base_color_image, Some(0));
+    assert_eq!(b.metallic_roughness_image, Some(0));
+    assert_eq!(b.normal_image, Some(0));
+    assert_eq!(b.occlusion_image, Some(0));
+    assert_eq!(b.emissive_image, Some(0));
+    assert_eq!(
+        (b.normal_scale, b.occlusion_strength, b.emissive),
+        (a.normal_scale, a.occlusion_strength, a.emissive)
+    );
 }

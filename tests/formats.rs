@@ -213,3 +213,69 @@ fn vrm_humanoid_bone_maps_are_kept() {
         assert_eq!(c.info().humanoid_bones, 2);
     }
 }
+
+#[test]
+fn sparse_accessors_replace_the_elements_they_name() {
+    let original = fox();
+    let glb = export_glb(&original, &ExportOptions::default()).unwrap();
+    let (text, mut bin) = split_glb(&glb, "fox.bin");
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // Vertices 3 and 700 move to new places through a sparse substitution on POSITION.
+    let moved = [[1.0f32, 2.0, 3.0], [-4.0, 5.0, -6.0]];
+    let offset = bin.len();
+    bin.extend([3u32, 700].iter().flat_map(|i| i.to_le_bytes()));
+    bin.extend(moved.iter().flatten().flat_map(|v| v.to_le_bytes()));
+    doc["buffers"][0]["byteLength"] = serde_json::json!(bin.len());
+    let views = doc["bufferViews"].as_array_mut().unwrap();
+    views.push(serde_json::json!({ "buffer": 0, "byteOffset": offset, "byteLength": 8 }));
+    views.push(serde_json::json!({ "buffer": 0, "byteOffset": offset + 8, "byteLength": 24 }));
+    let (indices, values) = (views.len() - 2, views.len() - 1);
+    let position = doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize;
+    doc["accessors"][position]["sparse"] = serde_json::json!({
+        "count": 2,
+        "indices": { "bufferView": indices, "componentType": 5125 },
+        "values": { "bufferView": values },
+    });
+    let text = doc.to_string();
+    let files = [
+        InputFile {
+            name: "fox.gltf",
+            bytes: text.as_bytes(),
+        },
+        InputFile {
+            name: "fox.bin",
+            bytes: &bin,
+        },
+    ];
+    let c = import_files(&files, &Limits::default()).unwrap();
+    for (v, (a, b)) in original
+        .mesh
+        .positions
+        .iter()
+        .zip(&c.mesh.positions)
+        .enumerate()
+    {
+        match v {
+            3 => assert!(b.abs_diff_eq(moved[0].into(), 1e-4), "{b}"),
+            700 => assert!(b.abs_diff_eq(moved[1].into(), 1e-4), "{b}"),
+            _ => assert!((*a - *b).length() < 1e-4, "vertex {v}: {a} → {b}"),
+        }
+    }
+    // Values that run past their view are an error, not a panic.
+    doc["accessors"][position]["sparse"]["count"] = serde_json::json!(3);
+    let text = doc.to_string();
+    let files = [
+        InputFile {
+            name: "fox.gltf",
+            bytes: text.as_bytes(),
+        },
+        InputFile {
+            name: "fox.bin",
+            bytes: &bin,
+        },
+    ];
+    let error = import_files(&files, &Limits::default()).unwrap_err();
+    assert!(error.to_string().contains("runs past"), "{error}");
+}

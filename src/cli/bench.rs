@@ -62,6 +62,7 @@ fn grid_character(triangles: usize) -> Character {
         skin: Some(skin),
         materials: Vec::new(),
         images: Vec::new(),
+        animations: Vec::new(),
         humanoid: Vec::new(),
         warnings: Vec::new(),
         source: SourceSummary::default(),

@@ -15,8 +15,9 @@ USAGE:
     rigkit info FILE [--json]     Describe a character (vertices, triangles, primitives,
                                   joints, skins, materials, textures, animations, bounds)
                                   or a BVH clip (joints, frames, frame time)
-    rigkit convert IN OUT.glb [--max-influences 4|8]
-                                  Write IN as a GLB, keeping its rig; weights normalised
+    rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations]
+                                  Write IN as a GLB, keeping its rig and animations;
+                                  weights normalised
     rigkit bench import [--triangles N] [--runs R]
                                   Time importing a generated N-triangle skinned GLB (median)
     rigkit help                   Show this message
@@ -123,6 +124,12 @@ fn info(args: &[String]) -> Result<(), String> {
     println!("materials:        {}", info.materials);
     println!("textures:         {}", info.textures);
     println!("animations:       {}", info.animations);
+    for clip in &info.clips {
+        println!(
+            "  clip:           '{}', {} keys, {:.2} s",
+            clip.name, clip.keys, clip.duration
+        );
+    }
     println!("humanoid bones:   {}", info.humanoid_bones);
     let [x0, y0, z0] = info.bounds_min;
     let [x1, y1, z1] = info.bounds_max;
@@ -145,6 +152,7 @@ fn convert(args: &[String]) -> Result<(), String> {
                     .parse()
                     .map_err(|_| format!("--max-influences: '{value}' is not a number"))?;
             }
+            "--no-animations" => options.animations = false,
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
             file => files.push(file),
         }

@@ -5,8 +5,10 @@
 use glam::{Mat4, Vec3};
 use serde_json::{Value, json};
 
+use super::animation::animation_documents;
 use super::{glb_container, top_influences};
 use crate::Character;
+use crate::anim::Transform;
 use crate::mesh::{AlphaMode, Material};
 use crate::rig::{Influence, JointId, Skeleton, SkinWeights};
 
@@ -16,11 +18,16 @@ pub struct ExportOptions {
     /// Influences kept per vertex: 4 (`JOINTS_0` only, what every engine reads) or 8 (adds
     /// `JOINTS_1`/`WEIGHTS_1`).
     pub max_influences: usize,
+    /// Write the character's animation clips.
+    pub animations: bool,
 }
 
 impl Default for ExportOptions {
     fn default() -> Self {
-        Self { max_influences: 4 }
+        Self {
+            max_influences: 4,
+            animations: true,
+        }
     }
 }
 
@@ -36,7 +43,7 @@ pub enum ExportError {
 }
 
 // glTF constants (glTF 2.0, section 5).
-const FLOAT: u32 = 5126;
+pub(super) const FLOAT: u32 = 5126;
 const UNSIGNED_SHORT: u32 = 5123;
 const UNSIGNED_INT: u32 = 5125;
 const ARRAY_BUFFER: u32 = 34962;
@@ -44,7 +51,7 @@ const ELEMENT_ARRAY_BUFFER: u32 = 34963;
 
 /// Collects the binary chunk and the accessors and views that describe it.
 #[derive(Default)]
-struct Buffers {
+pub(super) struct Buffers {
     bin: Vec<u8>,
     views: Vec<Value>,
     accessors: Vec<Value>,
@@ -65,7 +72,7 @@ impl Buffers {
     }
 
     /// Appends `bytes` as a new view and an accessor over it; returns the accessor index.
-    fn push(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
+    pub(super) fn push(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
         accessor["bufferView"] = json!(self.push_view(bytes, target));
         self.accessors.push(accessor);
         self.accessors.len() - 1
@@ -132,6 +139,7 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     let mut nodes = Vec::new();
     let mut scene_nodes = Vec::new();
     let mut skins = Vec::new();
+    let mut animations = Vec::new();
     let mut mesh_node = json!({ "name": name, "mesh": 0 });
 
     if let Some(skeleton) = character.skeleton.as_ref().filter(|s| !s.joints.is_empty()) {
@@ -172,7 +180,11 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         );
         // Joints are nodes 0..n in skeleton order; the Armature node holds the roots so that
         // every joint has one common root, as the glTF validator requires.
-        nodes.extend(joint_nodes(skeleton));
+        let (joints, rest) = joint_nodes(skeleton);
+        nodes.extend(joints);
+        if options.animations {
+            animations = animation_documents(&character.animations, skeleton, &rest, &mut buffers);
+        }
         let armature = nodes.len();
         let roots: Vec<usize> = skeleton
             .joints
@@ -239,6 +251,9 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     if !skins.is_empty() {
         document["skins"] = json!(skins);
     }
+    if !animations.is_empty() {
+        document["animations"] = json!(animations);
+    }
     if !images.is_empty() {
         document["images"] = json!(images);
         document["textures"] = json!(textures);
@@ -282,11 +297,33 @@ fn material_documents(
                 "roughnessFactor": m.roughness,
             });
             // A texture needs coordinates to be sampled with.
-            if let Some(image) = m.base_color_image.filter(|&i| has_uvs && i < images.len()) {
-                pbr["baseColorTexture"] = json!({ "index": image });
+            let texture = |image: Option<usize>| {
+                image
+                    .filter(|&i| has_uvs && i < images.len())
+                    .map(|i| json!({ "index": i }))
+            };
+            if let Some(t) = texture(m.base_color_image) {
+                pbr["baseColorTexture"] = t;
+            }
+            if let Some(t) = texture(m.metallic_roughness_image) {
+                pbr["metallicRoughnessTexture"] = t;
             }
             let mut material =
                 json!({ "pbrMetallicRoughness": pbr, "doubleSided": m.double_sided });
+            if let Some(mut t) = texture(m.normal_image) {
+                t["scale"] = json!(m.normal_scale);
+                material["normalTexture"] = t;
+            }
+            if let Some(mut t) = texture(m.occlusion_image) {
+                t["strength"] = json!(m.occlusion_strength.clamp(0.0, 1.0));
+                material["occlusionTexture"] = t;
+            }
+            if let Some(t) = texture(m.emissive_image) {
+                material["emissiveTexture"] = t;
+            }
+            if m.emissive != [0.0; 3] {
+                material["emissiveFactor"] = json!(m.emissive.map(|c| c.clamp(0.0, 1.0)));
+            }
             if let Some(name) = &m.name {
                 material["name"] = json!(name);
             }
@@ -367,8 +404,9 @@ fn inverse_bind(world: Mat4) -> Mat4 {
 }
 
 /// Joint nodes with local transforms (parent⁻¹ × world), as translation/rotation/scale when
-/// the matrix decomposes exactly, which animation needs, else as a matrix.
-fn joint_nodes(skeleton: &Skeleton) -> Vec<Value> {
+/// the matrix decomposes exactly, which animation needs, else as a matrix; and those
+/// decomposed transforms (`None` for a matrix node).
+fn joint_nodes(skeleton: &Skeleton) -> (Vec<Value>, Vec<Option<Transform>>) {
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); skeleton.joints.len()];
     for bone in skeleton.bones() {
         children[bone.parent.index()].push(bone.child.index());
@@ -384,19 +422,21 @@ fn joint_nodes(skeleton: &Skeleton) -> Vec<Value> {
                 .map_or(Mat4::IDENTITY, |p| p.world_bind);
             let local = parent_world.inverse() * joint.world_bind;
             let mut node = json!({ "name": joint.name });
-            let (s, r, t) = local.to_scale_rotation_translation();
-            let rebuilt = Mat4::from_scale_rotation_translation(s, r, t);
-            if rebuilt.abs_diff_eq(local, 1e-5 * (1.0 + local.w_axis.truncate().length())) {
-                node["translation"] = json!(t.to_array());
-                node["rotation"] = json!(r.normalize().to_array());
-                node["scale"] = json!(s.to_array());
+            let trs = Transform::from_mat4(local);
+            let exact = trs
+                .to_mat4()
+                .abs_diff_eq(local, 1e-5 * (1.0 + local.w_axis.truncate().length()));
+            if exact {
+                node["translation"] = json!(trs.translation.to_array());
+                node["rotation"] = json!(trs.rotation.to_array());
+                node["scale"] = json!(trs.scale.to_array());
             } else {
                 node["matrix"] = json!(local.to_cols_array());
             }
             if !kids.is_empty() {
                 node["children"] = json!(kids);
             }
-            node
+            (node, exact.then_some(trs))
         })
-        .collect()
+        .unzip()
 }

@@ -3,17 +3,57 @@
 
 use gltf::Accessor;
 
-/// Checks that every byte `accessor` reads lies inside its buffer view and buffer.
+/// Checks that every byte `accessor` reads lies inside its buffer views and buffers, including
+/// the indices and values of a sparse accessor.
 pub fn check(accessor: &Accessor<'_>, buffers: &[Vec<u8>]) -> Result<(), String> {
     let index = accessor.index();
-    if accessor.sparse().is_some() {
+    let count = accessor.count();
+    let element = accessor.size();
+    let Some(sparse) = accessor.sparse() else {
+        let Some(view) = accessor.view() else {
+            return Err(format!("accessor {index} has no buffer view"));
+        };
+        return check_range(&view, accessor.offset(), count, element, buffers, index);
+    };
+    if count == 0 || sparse.count() == 0 || sparse.count() > count {
         return Err(format!(
-            "accessor {index} is sparse, which is not supported here yet"
+            "sparse accessor {index} replaces {} of its {count} elements",
+            sparse.count()
         ));
     }
-    let Some(view) = accessor.view() else {
-        return Err(format!("accessor {index} has no buffer view"));
-    };
+    if let Some(view) = accessor.view() {
+        check_range(&view, accessor.offset(), count, element, buffers, index)?;
+    }
+    let indices = sparse.indices();
+    check_range(
+        &indices.view(),
+        indices.offset(),
+        sparse.count(),
+        indices.index_type().size(),
+        buffers,
+        index,
+    )?;
+    let values = sparse.values();
+    check_range(
+        &values.view(),
+        values.offset(),
+        sparse.count(),
+        element,
+        buffers,
+        index,
+    )
+}
+
+/// `count` elements of `element` bytes from `offset` in `view` lie inside the view and its
+/// buffer.
+fn check_range(
+    view: &gltf::buffer::View<'_>,
+    offset: usize,
+    count: usize,
+    element: usize,
+    buffers: &[Vec<u8>],
+    index: usize,
+) -> Result<(), String> {
     let buffer = view.buffer().index();
     let Some(data) = buffers.get(buffer) else {
         return Err(format!("accessor {index} uses missing buffer {buffer}"));
@@ -28,11 +68,9 @@ pub fn check(accessor: &Accessor<'_>, buffers: &[Vec<u8>]) -> Result<(), String>
             data.len()
         ));
     }
-    let count = accessor.count();
     if count == 0 {
         return Ok(());
     }
-    let element = accessor.size();
     let stride = view.stride().unwrap_or(element);
     if stride < element {
         return Err(format!(
@@ -43,7 +81,7 @@ pub fn check(accessor: &Accessor<'_>, buffers: &[Vec<u8>]) -> Result<(), String>
     let needed = stride
         .checked_mul(count - 1)
         .and_then(|n| n.checked_add(element))
-        .and_then(|n| n.checked_add(accessor.offset()));
+        .and_then(|n| n.checked_add(offset));
     match needed {
         Some(n) if n <= view.length() => Ok(()),
         _ => Err(format!(

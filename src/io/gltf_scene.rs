@@ -8,7 +8,7 @@ use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Mode;
 use gltf::{Document, Node, Primitive};
 
-use super::{ImportError, InputFile, accessor_check, resources};
+use super::{ImportError, InputFile, accessor_check, gltf_animation, resources};
 use crate::mesh::{AlphaMode, Image, Material, Mesh, UnitBox, vertex_normals};
 use crate::rig::{HumanoidBone, Influence, Joint, JointId, Skeleton, SkinWeights};
 use crate::{Character, Limits};
@@ -210,11 +210,11 @@ fn load_buffers(
 }
 
 /// The node hierarchy resolved once: parents, world matrices and a parents-first order.
-struct Hierarchy {
-    parent: Vec<Option<usize>>,
-    world: Vec<Mat4>,
+pub(super) struct Hierarchy {
+    pub(super) parent: Vec<Option<usize>>,
+    pub(super) world: Vec<Mat4>,
     /// Every node reachable from a root, parents before children.
-    order: Vec<usize>,
+    pub(super) order: Vec<usize>,
 }
 
 impl Hierarchy {
@@ -372,6 +372,15 @@ impl SceneReader<'_> {
         mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
         let (materials, images) = self.materials(self.files, &mut warnings);
         let has_skeleton = !skeleton.joints.is_empty();
+        let animations = gltf_animation::read_clips(
+            self.document,
+            self.buffers,
+            &hierarchy,
+            &skeleton,
+            &joint_of_node,
+            self.limits,
+            &mut warnings,
+        );
         let humanoid = humanoid_nodes
             .iter()
             .filter_map(|(bone, node)| {
@@ -387,6 +396,7 @@ impl SceneReader<'_> {
             mesh,
             skeleton: has_skeleton.then_some(skeleton),
             skin: has_skeleton.then_some(skin),
+            animations,
             materials,
             images,
             humanoid,
@@ -735,6 +745,21 @@ impl SceneReader<'_> {
                         .and_then(|t| load_image(t.texture().source())),
                     metallic: pbr.metallic_factor(),
                     roughness: pbr.roughness_factor(),
+                    metallic_roughness_image: pbr
+                        .metallic_roughness_texture()
+                        .and_then(|t| load_image(t.texture().source())),
+                    normal_image: m
+                        .normal_texture()
+                        .and_then(|t| load_image(t.texture().source())),
+                    normal_scale: m.normal_texture().map_or(1.0, |t| t.scale()),
+                    occlusion_image: m
+                        .occlusion_texture()
+                        .and_then(|t| load_image(t.texture().source())),
+                    occlusion_strength: m.occlusion_texture().map_or(1.0, |t| t.strength()),
+                    emissive: m.emissive_factor(),
+                    emissive_image: m
+                        .emissive_texture()
+                        .and_then(|t| load_image(t.texture().source())),
                     alpha: match m.alpha_mode() {
                         gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
                         gltf::material::AlphaMode::Mask => AlphaMode::Mask {

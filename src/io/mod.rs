@@ -5,6 +5,7 @@ mod accessor_check;
 pub mod bvh;
 mod error;
 mod glb;
+mod gltf_animation;
 mod gltf_scene;
 mod obj;
 mod resources;

@@ -147,6 +147,7 @@ pub fn import(
         },
         materials,
         images,
+        animations: Vec::new(),
         humanoid: Vec::new(),
         warnings,
     })

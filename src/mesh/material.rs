@@ -9,6 +9,17 @@ pub struct Material {
     pub base_color_image: Option<usize>,
     pub metallic: f32,
     pub roughness: f32,
+    /// Metalness (blue) and roughness (green) per texel.
+    pub metallic_roughness_image: Option<usize>,
+    /// Tangent-space normal map and its strength.
+    pub normal_image: Option<usize>,
+    pub normal_scale: f32,
+    /// Ambient occlusion (red) and how much of it applies.
+    pub occlusion_image: Option<usize>,
+    pub occlusion_strength: f32,
+    /// Linear RGB light the surface emits, multiplied by the emissive texture.
+    pub emissive: [f32; 3],
+    pub emissive_image: Option<usize>,
     pub alpha: AlphaMode,
     pub double_sided: bool,
 }
@@ -21,6 +32,13 @@ impl Default for Material {
             base_color_image: None,
             metallic: 0.0,
             roughness: 0.7,
+            metallic_roughness_image: None,
+            normal_image: None,
+            normal_scale: 1.0,
+            occlusion_image: None,
+            occlusion_strength: 1.0,
+            emissive: [0.0; 3],
+            emissive_image: None,
             alpha: AlphaMode::Opaque,
             double_sided: false,
         }

@@ -37,7 +37,7 @@ before(() => {
     for (const influences of ['4', '8']) {
       const file = path.join(out, `${path.basename(input, '.glb')}-${influences}.glb`);
       execFileSync(bin, ['convert', input, file, '--max-influences', influences]);
-      exported.push({ file, joints });
+      exported.push({ file, joints, input });
     }
   }
 });
@@ -69,4 +69,40 @@ test('converted eval characters load in three.js as skinned meshes', async (t) =
     assert.ok(found.vertices > 0, url);
   }
   assert.deepEqual(errors, []);
+});
+
+test('animations survive conversion: three.js poses the same bones the same way', async (t) => {
+  const server = await serve(repo);
+  const browser = await launch({ webgpu: false });
+  t.after(async () => { await browser.close(); await server.close(); });
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}tests/e2e/threejs.html`);
+  await page.waitForFunction(() => window.ready === true);
+  const url = (file) => `/${path.relative(repo, file).split(path.sep).join('/')}`;
+  let compared = 0;
+  for (const { file, input } of exported.filter((e) => e.file.endsWith('-4.glb'))) {
+    const info = JSON.parse(execFileSync(bin, ['info', input, '--json']));
+    if (info.clips.length === 0) continue;
+    // The original, next to the export so that the test server can reach it.
+    const original = path.join(out, `original-${path.basename(input)}`);
+    fs.copyFileSync(input, original);
+    const extent = Math.hypot(...info.boundsMax.map((m, i) => m - info.boundsMin[i]));
+    for (const clip of [0, info.clips.length - 1]) {
+      const { duration } = info.clips[clip];
+      const times = [0, 0.37 * duration, 0.81 * duration];
+      const a = await page.evaluate(([u, c, ts]) => window.animatedBones(u, c, ts), [url(original), clip, times]);
+      const b = await page.evaluate(([u, c, ts]) => window.animatedBones(u, c, ts), [url(file), clip, times]);
+      assert.equal(b.clips, info.clips.length, `${path.basename(file)}: clips`);
+      a.poses.forEach((pose, i) => {
+        for (const [name, p] of Object.entries(b.poses[i])) {
+          if (!(name in pose)) continue;
+          const d = Math.hypot(...p.map((x, k) => x - pose[name][k]));
+          assert.ok(d <= 1e-4 * extent,
+            `${path.basename(file)} clip ${clip} t=${times[i]}: bone ${name} is ${d} away`);
+          compared += 1;
+        }
+      });
+    }
+  }
+  assert.ok(compared > 1000, `only ${compared} bone positions compared`);
 });

@@ -1,0 +1,102 @@
+use glam::Mat4;
+
+use super::Transform;
+use crate::rig::Skeleton;
+
+/// A named motion for one skeleton: every joint's local transform at each key time.
+///
+/// Clips are stored densely (joints × frames) because retargeting, playback and export all
+/// visit every joint at every frame; sparse per-channel keys are resolved on import.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clip {
+    pub name: String,
+    /// Key times in seconds, strictly increasing; the first need not be zero.
+    pub times: Vec<f32>,
+    /// Joint count of the skeleton this clip moves.
+    pub joint_count: usize,
+    /// `times.len() × joint_count` local transforms, frame by frame.
+    pub locals: Vec<Transform>,
+}
+
+impl Clip {
+    pub fn frame_count(&self) -> usize {
+        self.times.len()
+    }
+
+    /// Seconds from the first key to the last.
+    pub fn duration(&self) -> f32 {
+        match (self.times.first(), self.times.last()) {
+            (Some(a), Some(b)) => b - a,
+            _ => 0.0,
+        }
+    }
+
+    /// The joints' local transforms at key `frame`.
+    pub fn frame(&self, frame: usize) -> &[Transform] {
+        &self.locals[frame * self.joint_count..(frame + 1) * self.joint_count]
+    }
+
+    /// Whether this clip can drive `skeleton`.
+    pub fn fits(&self, skeleton: &Skeleton) -> bool {
+        self.joint_count == skeleton.joints.len()
+            && self.locals.len() == self.times.len() * self.joint_count
+    }
+
+    /// The joints' world matrices at key `frame` (forward kinematics; parents come first).
+    pub fn world_matrices(&self, skeleton: &Skeleton, frame: usize) -> Vec<Mat4> {
+        let locals = self.frame(frame);
+        let mut world: Vec<Mat4> = Vec::with_capacity(skeleton.joints.len());
+        for (joint, local) in skeleton.joints.iter().zip(locals) {
+            let parent = joint.parent.map_or(Mat4::IDENTITY, |p| world[p.index()]);
+            world.push(parent * local.to_mat4());
+        }
+        world
+    }
+}
+
+/// Each joint's local bind transform (parent⁻¹ × world), the pose a clip departs from.
+pub fn rest_locals(skeleton: &Skeleton) -> Vec<Transform> {
+    skeleton
+        .joints
+        .iter()
+        .map(|joint| {
+            let parent = joint
+                .parent
+                .and_then(|p| skeleton.joint(p))
+                .map_or(Mat4::IDENTITY, |p| p.world_bind);
+            Transform::from_mat4(parent.inverse() * joint.world_bind)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Quat, Vec3};
+
+    use super::*;
+    use crate::rig::{Joint, JointId};
+
+    #[test]
+    fn world_matrices_chain_parent_rotations() {
+        let joint = |parent: Option<u32>, y: f32| Joint {
+            name: String::new(),
+            parent: parent.map(JointId),
+            world_bind: Mat4::from_translation(Vec3::new(0.0, y, 0.0)),
+        };
+        let skeleton = Skeleton {
+            joints: vec![joint(None, 0.0), joint(Some(0), 1.0)],
+        };
+        let mut locals = rest_locals(&skeleton);
+        assert!(locals[1].translation.abs_diff_eq(Vec3::Y, 1e-6));
+        locals[0].rotation = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        let clip = Clip {
+            name: "bend".into(),
+            times: vec![0.0],
+            joint_count: 2,
+            locals,
+        };
+        assert!(clip.fits(&skeleton));
+        let world = clip.world_matrices(&skeleton, 0);
+        assert!(world[1].w_axis.truncate().abs_diff_eq(-Vec3::X, 1e-6));
+    }
+}
