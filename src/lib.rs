@@ -2,7 +2,8 @@
 //! browser as well as natively.
 //!
 //! The library is the platform-free core: bytes in ([`io`]), geometry ([`mesh`]), rigs
-//! ([`rig`]), motion ([`anim`]), tensor computations on a burn device ([`compute`]), bytes out ([`export`]) and the
+//! ([`rig`]), motion ([`anim`]), solid volumes ([`volume`]), skinning ([`skin`]), metrics
+//! ([`eval`]), tensor computations on a burn device ([`compute`]), bytes out ([`export`]) and the
 //! three-d viewport ([`view`]). The `rigkit` binary and the wasm module in `web` are thin shells around it.
 //!
 //! The `compute` (burn) and `view` (three-d) features are on by default; without them the
@@ -16,13 +17,17 @@ pub mod character;
 #[cfg(feature = "compute")]
 pub mod compute;
 pub mod error;
+pub mod eval;
 pub mod export;
 pub mod io;
 pub mod limits;
 pub mod mesh;
+pub mod random;
 pub mod rig;
+pub mod skin;
 #[cfg(feature = "view")]
 pub mod view;
+pub mod volume;
 
 #[cfg(all(target_arch = "wasm32", feature = "compute", feature = "view"))]
 mod web;

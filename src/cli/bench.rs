@@ -110,3 +110,61 @@ pub fn import(args: &[String]) -> Result<(), String> {
     );
     Ok(())
 }
+
+/// `rigkit bench skin FILE [--runs R] [--resolution N]`: median time of each skinning stage
+/// on a rigged file, with its own skeleton.
+pub fn skin(args: &[String]) -> Result<(), String> {
+    let mut runs = 5usize;
+    let mut options = rigkit::skin::SkinOptions::default();
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|&v| v > 0)
+                .ok_or(format!("{flag} needs a positive number"))
+        };
+        match arg.as_str() {
+            "--runs" => runs = value("--runs")?,
+            "--resolution" => options.resolution = value("--resolution")? as u32,
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            f => file = Some(f.to_owned()),
+        }
+    }
+    let file = file.ok_or("bench skin takes a rigged FILE")?;
+    let character = super::load(&file)?;
+    let skeleton = character
+        .skeleton
+        .as_ref()
+        .ok_or("the file has no skeleton")?;
+    let mut stages: Vec<[f64; 4]> = Vec::with_capacity(runs);
+    let (mut solid, mut resolution) = (0, 0);
+    for _ in 0..runs {
+        let (skin, t) = rigkit::skin::geodesic_skin_timed(&character.mesh, skeleton, &options)
+            .map_err(|e| e.to_string())?;
+        std::hint::black_box(skin);
+        (solid, resolution) = (t.solid_voxels, t.resolution);
+        stages.push([
+            t.voxelize,
+            t.distances,
+            t.weights,
+            t.voxelize + t.distances + t.weights,
+        ]);
+    }
+    let median = |i: usize| {
+        let mut v: Vec<f64> = stages.iter().map(|s| s[i]).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "skin {file}: {} vertices, {} joints, resolution {resolution} ({solid} solid voxels), medians over {runs} runs: voxelize {:.3} s, distances {:.3} s, weights {:.3} s, total {:.3} s",
+        character.mesh.vertex_count(),
+        skeleton.joints.len(),
+        median(0),
+        median(1),
+        median(2),
+        median(3),
+    );
+    Ok(())
+}

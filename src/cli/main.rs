@@ -2,6 +2,8 @@
 //! batch use. Only parses arguments and calls the library.
 
 mod bench;
+mod eval;
+mod rig;
 
 use std::process::ExitCode;
 
@@ -18,8 +20,19 @@ USAGE:
     rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations]
                                   Write IN as a GLB, keeping its rig and animations;
                                   weights normalised
+    rigkit skin RIGGED.glb -o OUT.glb [--method geometric] [--resolution N]
+                                  [--max-influences 4|8]
+                                  New skin weights for the file's own skeleton (geodesic
+                                  voxel binding); joints, names, bind pose kept
+    rigkit eval DIR [--method geometric] [--json OUT.json] [--weights-from DIR2]
+                                  Re-skin every rig in DIR with its artist's skeleton and
+                                  score it: L1, precision, recall, deformation error
+    rigkit eval --compare A.json B.json
+                                  Change between two eval reports
     rigkit bench import [--triangles N] [--runs R]
                                   Time importing a generated N-triangle skinned GLB (median)
+    rigkit bench skin FILE [--runs R] [--resolution N]
+                                  Time each skinning stage on a rigged file (medians)
     rigkit help                   Show this message
 
 Supported input: .glb, .vrm, .gltf (with its .bin files beside it), .obj, .bvh (info only).";
@@ -42,9 +55,12 @@ fn run(args: &[String]) -> Result<(), String> {
     match command.as_str() {
         "info" => info(rest),
         "convert" => convert(rest),
+        "skin" => rig::skin(rest),
+        "eval" => eval::eval(rest),
         "bench" => match rest.split_first() {
             Some((what, args)) if what == "import" => bench::import(args),
-            _ => Err(format!("bench takes a stage: import\n\n{USAGE}")),
+            Some((what, args)) if what == "skin" => bench::skin(args),
+            _ => Err(format!("bench takes a stage: import or skin\n\n{USAGE}")),
         },
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

@@ -1,4 +1,4 @@
-// Every GLB that `rigkit convert` writes passes the Khronos glTF-Validator with no errors and
+// Every GLB that `rigkit convert` and `rigkit skin` write passes the Khronos glTF-Validator with no errors and
 // loads in three.js's GLTFLoader (in Chromium) as a SkinnedMesh with the same joints.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,11 +39,15 @@ before(() => {
       execFileSync(bin, ['convert', input, file, '--max-influences', influences]);
       exported.push({ file, joints, input });
     }
+    // Re-skinned by the geometric skinner: same skeleton, new weights.
+    const skinned = path.join(out, `${path.basename(input, '.glb')}-skinned.glb`);
+    execFileSync(bin, ['skin', input, '-o', skinned]);
+    exported.push({ file: skinned, joints, input });
   }
 });
 
 test('converted eval characters pass the glTF validator', async () => {
-  assert.ok(exported.length >= 28);
+  assert.ok(exported.length >= 42);
   for (const { file } of exported) {
     const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)));
     const errors = report.issues.messages.filter((m) => m.severity === 0);

@@ -1,0 +1,281 @@
+//! `rigkit eval DIR`: re-skin every rigged character in DIR with its artist's skeleton and score
+//! the result against the artist's weights; `--compare A.json B.json` prints the change.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rigkit::Character;
+use rigkit::eval::{SkinMetrics, skin_metrics};
+use rigkit::rig::{Influence, JointId, SkinWeights};
+use rigkit::skin::{SkinOptions, geodesic_skin};
+use serde::{Deserialize, Serialize};
+
+/// Random poses per character for the deformation error, and their seed.
+const POSES: usize = 10;
+const POSE_SEED: u64 = 1;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Row {
+    file: String,
+    vertices: usize,
+    joints: usize,
+    l1: f32,
+    precision: f32,
+    recall: f32,
+    deformation: f32,
+    /// Seconds the skinning took (0 for weights read from files).
+    seconds: f32,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Report {
+    method: String,
+    rows: Vec<Row>,
+    mean: Row,
+}
+
+pub fn eval(args: &[String]) -> Result<(), String> {
+    let mut dir = None;
+    let mut json_out = None;
+    let mut weights_from = None;
+    let mut method = "geometric".to_owned();
+    let mut options = SkinOptions::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--compare" => {
+                let (a, b) = (value("--compare")?, value("--compare")?);
+                return compare(&a, &b);
+            }
+            "--json" => json_out = Some(value("--json")?),
+            "--weights-from" => weights_from = Some(PathBuf::from(value("--weights-from")?)),
+            "--method" => method = value("--method")?,
+            "--resolution" => options.resolution = parse(&value("--resolution")?)?,
+            "--falloff" => options.falloff = parse(&value("--falloff")?)?,
+            "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            d => dir = Some(PathBuf::from(d)),
+        }
+    }
+    if method != "geometric" {
+        return Err(format!("unknown method '{method}'; available: geometric"));
+    }
+    let dir = dir.ok_or("eval takes a DIR of rigged GLB files")?;
+    let mut rows = Vec::new();
+    for path in rigged_files(&dir) {
+        let rel = path
+            .strip_prefix(&dir)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let character = super::load(&path.to_string_lossy())?;
+        let (Some(skeleton), Some(truth)) = (&character.skeleton, &character.skin) else {
+            continue;
+        };
+        let started = Instant::now();
+        let predicted = match &weights_from {
+            Some(other_dir) => {
+                let other = super::load(&other_dir.join(&rel).to_string_lossy())?;
+                transfer_weights(&other, &character)
+            }
+            None => {
+                geodesic_skin(&character.mesh, skeleton, &options).map_err(|e| e.to_string())?
+            }
+        };
+        let seconds = if weights_from.is_some() {
+            0.0
+        } else {
+            started.elapsed().as_secs_f32()
+        };
+        let m = skin_metrics(
+            &character.mesh,
+            skeleton,
+            &predicted,
+            truth,
+            POSES,
+            POSE_SEED,
+        );
+        rows.push(row(rel, &character, &m, seconds));
+    }
+    if rows.is_empty() {
+        return Err(format!("no rigged GLB files under '{}'", dir.display()));
+    }
+    let label = if weights_from.is_some() {
+        "weights from files".to_owned()
+    } else {
+        format!(
+            "{method} (resolution {}, falloff {}, smoothing {})",
+            options.resolution, options.falloff, options.smoothing
+        )
+    };
+    let report = Report {
+        method: label,
+        mean: mean(&rows),
+        rows,
+    };
+    print_table(&report);
+    if let Some(out) = json_out {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(&out, text).map_err(|e| format!("cannot write '{out}': {e}"))?;
+    }
+    Ok(())
+}
+
+fn parse<T: std::str::FromStr>(value: &str) -> Result<T, String> {
+    value
+        .parse()
+        .map_err(|_| format!("'{value}' is not a valid number"))
+}
+
+/// Every `.glb`/`.vrm` under `dir`, sorted.
+fn rigged_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(ext.as_deref(), Some("glb" | "vrm")) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `from`'s weights carried onto `to`'s vertices (nearest vertex) and joints (same name), for
+/// scoring another tool's output whose vertex order differs.
+fn transfer_weights(from: &Character, to: &Character) -> SkinWeights {
+    let (Some(src_skeleton), Some(src_skin), Some(dst_skeleton)) =
+        (&from.skeleton, &from.skin, &to.skeleton)
+    else {
+        return SkinWeights::new();
+    };
+    // Joints by name, else by position (tools rename unnamed joints); Blender's stand-in for
+    // "no weight" maps to nothing.
+    let scale = to.mesh.bounds().diagonal();
+    let joint_map: Vec<Option<JointId>> = src_skeleton
+        .joints
+        .iter()
+        .map(|j| {
+            if j.name == "neutral_bone" {
+                return None;
+            }
+            let by_name = dst_skeleton.joints.iter().position(|d| d.name == j.name);
+            let by_position = || {
+                dst_skeleton
+                    .joints
+                    .iter()
+                    .position(|d| d.position().distance(j.position()) < 1e-5 * scale)
+            };
+            by_name.or_else(by_position).map(|i| JointId(i as u32))
+        })
+        .collect();
+    let mut skin = SkinWeights::new();
+    for p in &to.mesh.positions {
+        let nearest = from
+            .mesh
+            .positions
+            .iter()
+            .enumerate()
+            .min_by(|a, b| {
+                a.1.distance_squared(*p)
+                    .total_cmp(&b.1.distance_squared(*p))
+            })
+            .map_or(0, |(i, _)| i);
+        skin.push_vertex(src_skin.influences(nearest).iter().filter_map(|i| {
+            Some(Influence {
+                joint: joint_map.get(i.joint.index()).copied().flatten()?,
+                weight: i.weight,
+            })
+        }));
+    }
+    skin
+}
+
+fn row(file: String, c: &Character, m: &SkinMetrics, seconds: f32) -> Row {
+    Row {
+        file,
+        vertices: c.mesh.vertex_count(),
+        joints: c.skeleton.as_ref().map_or(0, |s| s.joints.len()),
+        l1: m.l1,
+        precision: m.precision,
+        recall: m.recall,
+        deformation: m.deformation,
+        seconds,
+    }
+}
+
+fn mean(rows: &[Row]) -> Row {
+    let n = rows.len().max(1) as f32;
+    let avg = |f: fn(&Row) -> f32| rows.iter().map(f).sum::<f32>() / n;
+    Row {
+        file: "mean".into(),
+        vertices: rows.iter().map(|r| r.vertices).sum::<usize>() / rows.len().max(1),
+        joints: rows.iter().map(|r| r.joints).sum::<usize>() / rows.len().max(1),
+        l1: avg(|r| r.l1),
+        precision: avg(|r| r.precision),
+        recall: avg(|r| r.recall),
+        deformation: avg(|r| r.deformation),
+        seconds: avg(|r| r.seconds),
+    }
+}
+
+fn print_table(report: &Report) {
+    println!("skinning with the artist's skeleton — {}", report.method);
+    println!(
+        "{:<44} {:>7} {:>6} {:>7} {:>7} {:>7} {:>9} {:>7}",
+        "file", "verts", "joints", "L1", "prec", "recall", "deform", "s"
+    );
+    for r in report.rows.iter().chain([&report.mean]) {
+        println!(
+            "{:<44} {:>7} {:>6} {:>7.3} {:>7.3} {:>7.3} {:>9.3} {:>7.3}",
+            r.file, r.vertices, r.joints, r.l1, r.precision, r.recall, r.deformation, r.seconds
+        );
+    }
+    println!(
+        "(L1: Σ|Δw| per vertex; deform: mean vertex error under {POSES} random poses, ×10⁻² of the longest side)"
+    );
+}
+
+fn compare(a: &str, b: &str) -> Result<(), String> {
+    let read = |path: &str| -> Result<Report, String> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        serde_json::from_str(&text).map_err(|e| format!("'{path}' is not an eval report: {e}"))
+    };
+    let (ra, rb) = (read(a)?, read(b)?);
+    println!("A: {}\nB: {}", ra.method, rb.method);
+    println!(
+        "{:<44} {:>9} {:>9} {:>9} {:>9}",
+        "file", "ΔL1", "Δprec", "Δrecall", "Δdeform"
+    );
+    let pairs = rb.rows.iter().chain([&rb.mean]).filter_map(|r| {
+        let other = ra
+            .rows
+            .iter()
+            .chain([&ra.mean])
+            .find(|o| o.file == r.file)?;
+        Some((other, r))
+    });
+    for (x, y) in pairs {
+        println!(
+            "{:<44} {:>+9.3} {:>+9.3} {:>+9.3} {:>+9.3}",
+            y.file,
+            y.l1 - x.l1,
+            y.precision - x.precision,
+            y.recall - x.recall,
+            y.deformation - x.deformation
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,67 @@
+//! `rigkit skin`: new weights for an existing skeleton, written as a GLB that keeps the input's
+//! joints, names, bind pose and animations.
+
+use std::time::Instant;
+
+use rigkit::export::{ExportOptions, export_glb};
+use rigkit::skin::{SkinOptions, geodesic_skin};
+
+pub fn skin(args: &[String]) -> Result<(), String> {
+    let mut input = None;
+    let mut output = None;
+    let mut options = SkinOptions::default();
+    let mut export = ExportOptions::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "-o" | "--output" => output = Some(value("-o")?),
+            "--method" => {
+                let method = value("--method")?;
+                if method != "geometric" {
+                    return Err(format!("unknown method '{method}'; available: geometric"));
+                }
+            }
+            "--resolution" => {
+                let v = value("--resolution")?;
+                options.resolution =
+                    v.parse()
+                        .ok()
+                        .filter(|r| (16..=512).contains(r))
+                        .ok_or(format!(
+                            "--resolution: '{v}' is not a number from 16 to 512"
+                        ))?;
+            }
+            "--max-influences" => {
+                let v = value("--max-influences")?;
+                export.max_influences = match v.as_str() {
+                    "4" => 4,
+                    "8" => 8,
+                    _ => return Err(format!("--max-influences: '{v}' is not 4 or 8")),
+                };
+                options.max_influences = export.max_influences;
+            }
+            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
+            file => input = Some(file.to_owned()),
+        }
+    }
+    let (Some(input), Some(output)) = (input, output) else {
+        return Err("skin takes RIGGED.glb -o OUT.glb".into());
+    };
+    let mut character = super::load(&input)?;
+    let skeleton = character.skeleton.as_ref().ok_or(format!(
+        "'{input}' has no skeleton to skin to; use 'rigkit rig'"
+    ))?;
+    let started = Instant::now();
+    let skin = geodesic_skin(&character.mesh, skeleton, &options).map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f32();
+    character.skin = Some(skin);
+    let glb = export_glb(&character, &export).map_err(|e| e.to_string())?;
+    std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
+    println!(
+        "wrote {output}: {} vertices skinned to {} joints in {seconds:.3} s",
+        character.mesh.vertex_count(),
+        skeleton.joints.len()
+    );
+    Ok(())
+}

@@ -1,0 +1,6 @@
+//! Measuring rigs against artists' rigs, with the literature's metrics, so that every
+//! rigger (geometric or learned) is judged the same way.
+
+mod skin_metrics;
+
+pub use skin_metrics::{SkinMetrics, skin_metrics};

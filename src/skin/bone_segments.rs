@@ -1,0 +1,270 @@
+//! Which part of space each joint claims: the segments from a joint to its children, since
+//! a vertex near the bone from elbow to wrist is moved by the elbow joint.
+
+use glam::Vec3;
+
+use crate::rig::{JointId, Skeleton};
+
+/// A segment whose nearby vertices follow `joint`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoneSegment {
+    pub joint: JointId,
+    pub start: Vec3,
+    pub end: Vec3,
+}
+
+impl BoneSegment {
+    /// Distance from `p` to the nearest point of the segment.
+    pub fn distance(&self, p: Vec3) -> f32 {
+        let d = self.end - self.start;
+        let len2 = d.length_squared();
+        let t = if len2 > 0.0 {
+            ((p - self.start).dot(d) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        p.distance(self.start + d * t)
+    }
+}
+
+/// Name endings that mark a leaf joint as the tip of its parent's bone (Mixamo's `_End`, 3ds
+/// Max's `Nub`, BVH end sites), which deforms nothing.
+const TIP_SUFFIXES: &[&str] = &["end", "nub"];
+
+/// Name parts of rig controls that deform nothing: IK targets and pole vectors.
+const CONTROL_WORDS: &[&str] = &["pole", "target", "ik", "pt", "ctrl", "control"];
+
+/// True for a leaf joint whose name says it only marks where its parent's bone ends
+/// (`HeadTop_End`, `LeftToe_End`, BVH end sites, `Spine_nub`). Other leaves (`head_leaf`,
+/// `Ear_Tip_L`) own flesh in the training rigs, so they keep a stub.
+pub fn is_end_tip(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let base = without_side(&lower);
+    // The suffix must start a word: `Head_end`, `HeadEnd`, `end`, but not `Bend`.
+    let original = &name[..base.len()];
+    TIP_SUFFIXES.iter().any(|suffix| {
+        let Some(start) = base.len().checked_sub(suffix.len()) else {
+            return false;
+        };
+        base.ends_with(suffix)
+            && (start == 0
+                || original[start..].starts_with(|c: char| c.is_ascii_uppercase())
+                || !original[..start].ends_with(|c: char| c.is_ascii_alphabetic()))
+    })
+}
+
+/// `name` without a trailing side marker (`_l`, `.R`, `Left`, …).
+fn without_side(lower: &str) -> &str {
+    for side in ["left", "right", "l", "r"] {
+        if let Some(rest) = lower.strip_suffix(side)
+            && let Some(rest) = rest.strip_suffix(['_', '.', '-', ' '])
+        {
+            return rest;
+        }
+    }
+    lower
+        .strip_suffix("left")
+        .or_else(|| lower.strip_suffix("right"))
+        .unwrap_or(lower)
+}
+
+/// Which joints deform the mesh. Rigs carry controls that move other joints but own no flesh:
+/// named IK targets and pole vectors, and leaves hanging straight off a root beside the real
+/// hierarchy (an IK foot target parented to the root sits at the foot, but its bone from the
+/// root would run down through the leg).
+pub fn deforming_joints(skeleton: &Skeleton) -> Vec<bool> {
+    let n = skeleton.joints.len();
+    let mut children = vec![0usize; n];
+    for bone in skeleton.bones() {
+        children[bone.parent.index()] += 1;
+    }
+    let is_leaf = |i: usize| children[i] == 0;
+    // A root with a real hierarchy under it: some child of it has children.
+    let mut rooted_hierarchy = vec![false; n];
+    for bone in skeleton.bones() {
+        if !is_leaf(bone.child.index()) {
+            rooted_hierarchy[bone.parent.index()] = true;
+        }
+    }
+    let main_root_exists = skeleton
+        .joints
+        .iter()
+        .enumerate()
+        .any(|(i, j)| j.parent.is_none() && !is_leaf(i));
+    skeleton
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, joint)| {
+            let lower = joint.name.to_ascii_lowercase();
+            let words: Vec<&str> = lower
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect();
+            let named_control = CONTROL_WORDS
+                .iter()
+                .any(|c| words.iter().any(|w| w == c) || (c.len() > 2 && lower.contains(c)));
+            let beside_root = match joint.parent {
+                None => main_root_exists,
+                Some(p) => {
+                    skeleton.joints[p.index()].parent.is_none() && rooted_hierarchy[p.index()]
+                }
+            };
+            let stray_leaf = is_leaf(i) && beside_root && shadows_another_joint(skeleton, i);
+            !(named_control || stray_leaf)
+        })
+        .collect()
+}
+
+/// True when joint `i` sits on top of some other joint of the hierarchy (nearer to it than a
+/// quarter of its distance from its parent): what an IK target placed on the foot it drives
+/// looks like, and what a short tail off the hips does not.
+fn shadows_another_joint(skeleton: &Skeleton, i: usize) -> bool {
+    let joint = &skeleton.joints[i];
+    let p = joint.position();
+    let from_parent = joint
+        .parent
+        .and_then(|q| skeleton.joint(q))
+        .map_or(f32::INFINITY, |q| q.position().distance(p));
+    skeleton.joints.iter().enumerate().any(|(k, other)| {
+        k != i
+            && Some(JointId(k as u32)) != joint.parent
+            && other.position().distance(p) < 0.25 * from_parent
+    })
+}
+
+/// The segments of every deforming joint: one to each child; for a leaf, a stub continuing
+/// its parent's direction for half the parent's length (a head or a hand without fingers still
+/// owns the flesh beyond it), or nothing for an end tip. Bones to and from controls are left
+/// out.
+pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
+    let deforms = deforming_joints(skeleton);
+    let mut has_children = vec![false; skeleton.joints.len()];
+    let mut segments = Vec::new();
+    for bone in skeleton.bones() {
+        if !deforms[bone.child.index()] {
+            continue;
+        }
+        has_children[bone.parent.index()] = true;
+        let (Some(parent), Some(child)) = (skeleton.joint(bone.parent), skeleton.joint(bone.child))
+        else {
+            continue;
+        };
+        if deforms[bone.parent.index()] {
+            segments.push(BoneSegment {
+                joint: bone.parent,
+                start: parent.position(),
+                end: child.position(),
+            });
+        }
+    }
+    for (i, joint) in skeleton.joints.iter().enumerate() {
+        let tip = is_end_tip(&joint.name) && joint.parent.is_some();
+        if has_children[i] || tip || !deforms[i] {
+            continue;
+        }
+        let start = joint.position();
+        let stub = joint
+            .parent
+            .and_then(|p| skeleton.joint(p))
+            .map_or(Vec3::ZERO, |p| (start - p.position()) * 0.5);
+        segments.push(BoneSegment {
+            joint: JointId(i as u32),
+            start,
+            end: start + stub,
+        });
+    }
+    if segments.is_empty() {
+        // Nothing looked like a deforming bone: bind to every joint rather than to none.
+        segments = skeleton
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(i, j)| BoneSegment {
+                joint: JointId(i as u32),
+                start: j.position(),
+                end: j.position(),
+            })
+            .collect();
+    }
+    segments
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Mat4;
+
+    use super::*;
+    use crate::rig::Joint;
+
+    #[test]
+    fn joints_own_the_bones_to_their_children_and_tips_own_nothing() {
+        let joint = |name: &str, parent: Option<u32>, y: f32| Joint {
+            name: name.into(),
+            parent: parent.map(JointId),
+            world_bind: Mat4::from_translation(Vec3::new(0.0, y, 0.0)),
+        };
+        let skeleton = Skeleton {
+            joints: vec![
+                joint("hips", None, 1.0),
+                joint("spine", Some(0), 1.4),
+                joint("head", Some(1), 1.6),
+                joint("head_end", Some(2), 1.8),
+                joint("tail", Some(0), 0.8),
+            ],
+        };
+        let segments = bone_segments(&skeleton);
+        let owned = |j: u32| segments.iter().filter(|s| s.joint == JointId(j)).count();
+        assert_eq!(
+            (owned(0), owned(1), owned(2), owned(3), owned(4)),
+            (2, 1, 1, 0, 1)
+        );
+        let tail = segments.iter().find(|s| s.joint == JointId(4)).unwrap();
+        assert!(tail.end.abs_diff_eq(Vec3::new(0.0, 0.7, 0.0), 1e-6));
+        assert!((tail.distance(Vec3::new(1.0, 0.75, 0.0)) - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn controls_and_tips_are_recognised() {
+        for tip in ["HeadTop_End", "Tail_End.L", "LeftToe_End", "Spine_nub"] {
+            assert!(is_end_tip(tip), "{tip}");
+        }
+        for not_tip in [
+            "Head",
+            "LeftHand",
+            "Spine2",
+            "Bend.L",
+            "Ear_Tip_L",
+            "head_leaf",
+        ] {
+            assert!(!is_end_tip(not_tip), "{not_tip}");
+        }
+        let joint = |name: &str, parent: Option<u32>, at: [f32; 3]| Joint {
+            name: name.into(),
+            parent: parent.map(JointId),
+            world_bind: Mat4::from_translation(Vec3::from(at)),
+        };
+        // root → body → leg → ankle; an IK foot target off the root sits on the ankle, a
+        // pole target floats; a tail and an eye are real leaves.
+        let skeleton = Skeleton {
+            joints: vec![
+                joint("Root", None, [0.0, 0.0, 0.0]),
+                joint("Body", Some(0), [0.0, 1.0, 0.0]),
+                joint("Leg.L", Some(1), [0.2, 0.9, 0.0]),
+                joint("Ankle.L", Some(2), [0.2, 0.1, 0.0]),
+                joint("Foot.L", Some(0), [0.2, 0.12, 0.0]),
+                joint("PT.L", Some(0), [0.2, 0.5, 1.0]),
+                joint("Eye", Some(1), [0.0, 1.6, 0.1]),
+                joint("PoleTarget.R", Some(1), [-0.2, 0.5, 1.0]),
+                joint("Tail", Some(0), [0.0, 0.0, -0.3]),
+                joint("FootIK.R", None, [-0.2, 0.1, 0.0]),
+            ],
+        };
+        assert_eq!(
+            deforming_joints(&skeleton),
+            vec![
+                true, true, true, true, false, false, true, false, true, false
+            ]
+        );
+    }
+}
