@@ -52,7 +52,11 @@ impl WeldedSurface {
         let canonical: Vec<u32> = positions
             .iter()
             .enumerate()
-            .map(|(i, p)| *weld.entry(p.to_array().map(f32::to_bits)).or_insert(i as u32))
+            .map(|(i, p)| {
+                *weld
+                    .entry(p.to_array().map(f32::to_bits))
+                    .or_insert(i as u32)
+            })
             .collect();
         let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); positions.len()];
         for t in triangles {
