@@ -2,7 +2,8 @@
 //! browser as well as natively.
 //!
 //! The library is the platform-free core: bytes in ([`io`]), geometry ([`mesh`]), rigs
-//! ([`rig`]), motion ([`anim`]), solid volumes ([`volume`]), skinning ([`skin`]), metrics
+//! ([`rig`]), motion ([`anim`]), solid volumes ([`volume`]), skeleton fitting ([`skeleton`]), skinning
+//! ([`skin`]), metrics
 //! ([`eval`]), tensor computations on a burn device ([`compute`]), bytes out ([`export`]) and the
 //! three-d viewport ([`view`]). The `rigkit` binary and the wasm module in `web` are thin shells around it.
 //!
@@ -24,6 +25,7 @@ pub mod limits;
 pub mod mesh;
 pub mod random;
 pub mod rig;
+pub mod skeleton;
 pub mod skin;
 #[cfg(feature = "view")]
 pub mod view;

@@ -93,3 +93,47 @@ fn bench_import_reports_a_median() {
         "{err}"
     );
 }
+
+#[test]
+fn rig_fits_a_skeleton_to_a_mesh_without_one_and_keeps_its_vertices() {
+    let dir = std::env::temp_dir().join(format!("rigkit-cli-rig-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("rat.glb");
+    let rat = data("eval/quaternius-easy_enemies_pack/Rat.glb");
+    let (ok, stdout, stderr) = rigkit(&[
+        "rig".as_ref(),
+        rat.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("joints"), "{stdout}");
+    let limits = rigkit::Limits::default();
+    let original = rigkit::io::import(&std::fs::read(&rat).unwrap(), "rat.glb", &limits).unwrap();
+    let rigged = rigkit::io::import(&std::fs::read(&out).unwrap(), "out.glb", &limits).unwrap();
+    assert_eq!(rigged.mesh.vertex_count(), original.mesh.vertex_count());
+    let scale = original.mesh.bounds().diagonal();
+    for (a, b) in original.mesh.positions.iter().zip(&rigged.mesh.positions) {
+        assert!(a.distance(*b) < 1e-4 * scale);
+    }
+    let skeleton = rigged.skeleton.unwrap();
+    assert!(skeleton.joints.len() >= 5);
+    assert!(
+        rigged.animations.is_empty(),
+        "the old skeleton's clips do not fit the new one"
+    );
+    // Unknown templates and methods are refused by name.
+    let (ok, _, stderr) = rigkit(&[
+        "rig".as_ref(),
+        rat.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--template".as_ref(),
+        "dragon".as_ref(),
+    ]);
+    assert!(
+        !ok && stderr.contains("unknown template 'dragon'"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

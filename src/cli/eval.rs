@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rigkit::Character;
-use rigkit::eval::{SkinMetrics, skin_metrics};
+use rigkit::eval::{SkinMetrics, skeleton_metrics, skin_metrics};
 use rigkit::rig::{Influence, JointId, SkinWeights};
+use rigkit::skeleton::{AutoOptions, auto_skeleton};
 use rigkit::skin::{SkinOptions, geodesic_skin};
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +26,18 @@ struct Row {
     deformation: f32,
     /// Seconds the skinning took (0 for weights read from files).
     seconds: f32,
+    /// The automatic skeleton against the artist's: joint count and chamfer distances (×10⁻²
+    /// of the longest side); absent when scoring weights from files.
+    #[serde(default)]
+    auto_joints: usize,
+    #[serde(default)]
+    cd_j2j: f32,
+    #[serde(default)]
+    cd_j2b: f32,
+    #[serde(default)]
+    cd_b2b: f32,
+    #[serde(default)]
+    skeleton_seconds: f32,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -96,7 +109,17 @@ pub fn eval(args: &[String]) -> Result<(), String> {
             POSES,
             POSE_SEED,
         );
-        rows.push(row(rel, &character, &m, seconds));
+        let mut row = row(rel, &character, &m, seconds);
+        if weights_from.is_none() {
+            let started = Instant::now();
+            let auto = auto_skeleton(&character.mesh, &AutoOptions::default())
+                .map_err(|e| e.to_string())?;
+            row.skeleton_seconds = started.elapsed().as_secs_f32();
+            let k = skeleton_metrics(&auto, skeleton, &character.mesh.bounds());
+            (row.auto_joints, row.cd_j2j, row.cd_j2b, row.cd_b2b) =
+                (auto.joints.len(), k.cd_j2j, k.cd_j2b, k.cd_b2b);
+        }
+        rows.push(row);
     }
     if rows.is_empty() {
         return Err(format!("no rigged GLB files under '{}'", dir.display()));
@@ -212,6 +235,11 @@ fn row(file: String, c: &Character, m: &SkinMetrics, seconds: f32) -> Row {
         recall: m.recall,
         deformation: m.deformation,
         seconds,
+        auto_joints: 0,
+        cd_j2j: 0.0,
+        cd_j2b: 0.0,
+        cd_b2b: 0.0,
+        skeleton_seconds: 0.0,
     }
 }
 
@@ -227,6 +255,11 @@ fn mean(rows: &[Row]) -> Row {
         recall: avg(|r| r.recall),
         deformation: avg(|r| r.deformation),
         seconds: avg(|r| r.seconds),
+        auto_joints: rows.iter().map(|r| r.auto_joints).sum::<usize>() / rows.len().max(1),
+        cd_j2j: avg(|r| r.cd_j2j),
+        cd_j2b: avg(|r| r.cd_j2b),
+        cd_b2b: avg(|r| r.cd_b2b),
+        skeleton_seconds: avg(|r| r.skeleton_seconds),
     }
 }
 
@@ -245,6 +278,22 @@ fn print_table(report: &Report) {
     println!(
         "(L1: Σ|Δw| per vertex; deform: mean vertex error under {POSES} random poses, ×10⁻² of the longest side)"
     );
+    if report.rows.iter().all(|r| r.auto_joints == 0) {
+        return;
+    }
+    println!(
+        "\nautomatic skeleton against the artist's (chamfer distances ×10⁻², longest side = 1)"
+    );
+    println!(
+        "{:<44} {:>6} {:>6} {:>8} {:>8} {:>8} {:>7}",
+        "file", "joints", "auto", "CD-J2J", "CD-J2B", "CD-B2B", "s"
+    );
+    for r in report.rows.iter().chain([&report.mean]) {
+        println!(
+            "{:<44} {:>6} {:>6} {:>8.3} {:>8.3} {:>8.3} {:>7.3}",
+            r.file, r.joints, r.auto_joints, r.cd_j2j, r.cd_j2b, r.cd_b2b, r.skeleton_seconds
+        );
+    }
 }
 
 fn compare(a: &str, b: &str) -> Result<(), String> {
@@ -256,8 +305,8 @@ fn compare(a: &str, b: &str) -> Result<(), String> {
     let (ra, rb) = (read(a)?, read(b)?);
     println!("A: {}\nB: {}", ra.method, rb.method);
     println!(
-        "{:<44} {:>9} {:>9} {:>9} {:>9}",
-        "file", "ΔL1", "Δprec", "Δrecall", "Δdeform"
+        "{:<44} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "file", "ΔL1", "Δprec", "Δrecall", "Δdeform", "ΔCD-J2J"
     );
     let pairs = rb.rows.iter().chain([&rb.mean]).filter_map(|r| {
         let other = ra
@@ -269,12 +318,13 @@ fn compare(a: &str, b: &str) -> Result<(), String> {
     });
     for (x, y) in pairs {
         println!(
-            "{:<44} {:>+9.3} {:>+9.3} {:>+9.3} {:>+9.3}",
+            "{:<44} {:>+9.3} {:>+9.3} {:>+9.3} {:>+9.3} {:>+9.3}",
             y.file,
             y.l1 - x.l1,
             y.precision - x.precision,
             y.recall - x.recall,
-            y.deformation - x.deformation
+            y.deformation - x.deformation,
+            y.cd_j2j - x.cd_j2j
         );
     }
     Ok(())

@@ -20,13 +20,17 @@ USAGE:
     rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations]
                                   Write IN as a GLB, keeping its rig and animations;
                                   weights normalised
+    rigkit rig MESH -o OUT.glb [--template auto] [--method geometric] [--max-influences 4|8]
+                                  Fit a skeleton to any mesh (curve skeleton of its volume)
+                                  and skin it; the input's vertices and frame are kept
     rigkit skin RIGGED.glb -o OUT.glb [--method geometric] [--resolution N]
                                   [--max-influences 4|8]
                                   New skin weights for the file's own skeleton (geodesic
                                   voxel binding); joints, names, bind pose kept
     rigkit eval DIR [--method geometric] [--json OUT.json] [--weights-from DIR2]
                                   Re-skin every rig in DIR with its artist's skeleton and
-                                  score it: L1, precision, recall, deformation error
+                                  score it: L1, precision, recall, deformation error;
+                                  and the automatic skeleton: CD-J2J, CD-J2B, CD-B2B
     rigkit eval --compare A.json B.json
                                   Change between two eval reports
     rigkit bench import [--triangles N] [--runs R]
@@ -56,6 +60,7 @@ fn run(args: &[String]) -> Result<(), String> {
         "info" => info(rest),
         "convert" => convert(rest),
         "skin" => rig::skin(rest),
+        "rig" => rig::rig(rest),
         "eval" => eval::eval(rest),
         "bench" => match rest.split_first() {
             Some((what, args)) if what == "import" => bench::import(args),

@@ -65,3 +65,66 @@ pub fn skin(args: &[String]) -> Result<(), String> {
     );
     Ok(())
 }
+
+/// `rigkit rig MESH -o OUT.glb [--template auto] [--method geometric]`: a skeleton fitted to
+/// the mesh and skin weights for it, written as a rigged GLB in the input's frame.
+pub fn rig(args: &[String]) -> Result<(), String> {
+    let mut input = None;
+    let mut output = None;
+    let mut export = ExportOptions::default();
+    let mut skin_options = SkinOptions::default();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "-o" | "--output" => output = Some(value("-o")?),
+            "--template" => {
+                let template = value("--template")?;
+                if template != "auto" {
+                    return Err(format!("unknown template '{template}'; available: auto"));
+                }
+            }
+            "--method" => {
+                let method = value("--method")?;
+                if method != "geometric" {
+                    return Err(format!("unknown method '{method}'; available: geometric"));
+                }
+            }
+            "--max-influences" => {
+                let v = value("--max-influences")?;
+                export.max_influences = match v.as_str() {
+                    "4" => 4,
+                    "8" => 8,
+                    _ => return Err(format!("--max-influences: '{v}' is not 4 or 8")),
+                };
+                skin_options.max_influences = export.max_influences;
+            }
+            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
+            file => input = Some(file.to_owned()),
+        }
+    }
+    let (Some(input), Some(output)) = (input, output) else {
+        return Err("rig takes MESH -o OUT.glb".into());
+    };
+    let mut character = super::load(&input)?;
+    let started = Instant::now();
+    let skeleton = rigkit::skeleton::auto_skeleton(&character.mesh, &Default::default())
+        .map_err(|e| e.to_string())?;
+    let fitted = started.elapsed().as_secs_f32();
+    let skin =
+        geodesic_skin(&character.mesh, &skeleton, &skin_options).map_err(|e| e.to_string())?;
+    let total = started.elapsed().as_secs_f32();
+    let joints = skeleton.joints.len();
+    // The new skeleton replaces any old one, and the old one's animations and bone map with it.
+    character.skeleton = Some(skeleton);
+    character.skin = Some(skin);
+    character.animations.clear();
+    character.humanoid.clear();
+    let glb = export_glb(&character, &export).map_err(|e| e.to_string())?;
+    std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
+    println!(
+        "wrote {output}: {} vertices, {joints} joints (skeleton {fitted:.3} s, total {total:.3} s)",
+        character.mesh.vertex_count(),
+    );
+    Ok(())
+}

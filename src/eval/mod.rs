@@ -1,6 +1,8 @@
 //! Measuring rigs against artists' rigs, with the literature's metrics, so that every
 //! rigger (geometric or learned) is judged the same way.
 
+mod skeleton_metrics;
 mod skin_metrics;
 
+pub use skeleton_metrics::{SkeletonMetrics, skeleton_metrics};
 pub use skin_metrics::{SkinMetrics, skin_metrics};

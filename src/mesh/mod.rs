@@ -4,11 +4,13 @@ mod bounds;
 mod material;
 mod normals;
 mod unit_box;
+mod winding;
 
 pub use bounds::Aabb;
 pub use material::{AlphaMode, Image, Material};
 pub use normals::vertex_normals;
 pub use unit_box::UnitBox;
+pub use winding::winding_number;
 
 use glam::{Vec2, Vec3};
 

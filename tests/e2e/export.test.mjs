@@ -1,4 +1,4 @@
-// Every GLB that `rigkit convert` and `rigkit skin` write passes the Khronos glTF-Validator with no errors and
+// Every GLB that `rigkit convert`, `rigkit skin` and `rigkit rig` write passes the Khronos glTF-Validator with no errors and
 // loads in three.js's GLTFLoader (in Chromium) as a SkinnedMesh with the same joints.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,11 +43,17 @@ before(() => {
     const skinned = path.join(out, `${path.basename(input, '.glb')}-skinned.glb`);
     execFileSync(bin, ['skin', input, '-o', skinned]);
     exported.push({ file: skinned, joints, input });
+    // Rigged from scratch: a new skeleton fitted to the mesh.
+    const rigged = path.join(out, `${path.basename(input, '.glb')}-rigged.glb`);
+    execFileSync(bin, ['rig', input, '-o', rigged]);
+    const riggedJoints = JSON.parse(execFileSync(bin, ['info', rigged, '--json'])).joints;
+    assert.ok(riggedJoints >= 5, `${rigged}: ${riggedJoints} joints`);
+    exported.push({ file: rigged, joints: riggedJoints, input });
   }
 });
 
 test('converted eval characters pass the glTF validator', async () => {
-  assert.ok(exported.length >= 42);
+  assert.ok(exported.length >= 56);
   for (const { file } of exported) {
     const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)));
     const errors = report.issues.messages.filter((m) => m.severity === 0);

@@ -1,0 +1,226 @@
+//! Automatic skeletons: joints inside the body, a branch for every limb, the input's frame
+//! kept, and a rig that deforms sanely.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::load;
+use glam::{Mat4, Quat, Vec3};
+use rigkit::anim::rest_locals;
+use rigkit::eval::skeleton_metrics;
+use rigkit::mesh::{Mesh, winding_number};
+use rigkit::random::Rng;
+use rigkit::rig::Skeleton;
+use rigkit::skeleton::{AutoOptions, auto_skeleton};
+use rigkit::skin::{SkinOptions, geodesic_skin};
+
+const CHARACTERS: [&str; 5] = [
+    "eval/Fox.glb",
+    "eval/CesiumMan.glb",
+    "eval/mannequiny.glb",
+    "eval/quaternius-easy_enemies_pack/Rat.glb",
+    "eval/quaternius-easy_enemies_pack/Spider.glb",
+];
+
+#[test]
+fn joints_land_inside_real_characters_near_the_artists_joints() {
+    for rel in CHARACTERS {
+        let c = load(rel);
+        let auto = auto_skeleton(&c.mesh, &AutoOptions::default()).unwrap();
+        assert!(
+            auto.joints.len() >= 5,
+            "{rel}: {} joints",
+            auto.joints.len()
+        );
+        let inside = auto
+            .joints
+            .iter()
+            .filter(|j| winding_number(&c.mesh.positions, &c.mesh.triangles, j.position()) > 0.5)
+            .count();
+        assert!(
+            inside * 10 >= auto.joints.len() * 9,
+            "{rel}: only {inside} of {} joints inside",
+            auto.joints.len()
+        );
+        let m = skeleton_metrics(&auto, c.skeleton.as_ref().unwrap(), &c.mesh.bounds());
+        assert!(m.cd_j2j < 8.0, "{rel}: CD-J2J {}", m.cd_j2j);
+        assert!(m.cd_b2b < 8.0, "{rel}: CD-B2B {}", m.cd_b2b);
+    }
+}
+
+/// Vertices posed by linear blend skinning with each joint turned by up to `degrees`.
+fn pose(
+    mesh: &Mesh,
+    skeleton: &Skeleton,
+    skin: &rigkit::rig::SkinWeights,
+    degrees: f32,
+) -> Vec<Vec3> {
+    let mut rng = Rng::new(3);
+    let mut world: Vec<Mat4> = Vec::new();
+    for (joint, local) in skeleton.joints.iter().zip(rest_locals(skeleton)) {
+        let turn = Quat::from_axis_angle(rng.direction(), degrees.to_radians());
+        let local = Mat4::from_scale_rotation_translation(
+            local.scale,
+            local.rotation * turn,
+            local.translation,
+        );
+        world.push(joint.parent.map_or(Mat4::IDENTITY, |p| world[p.index()]) * local);
+    }
+    (0..mesh.vertex_count())
+        .map(|v| {
+            skin.influences(v)
+                .iter()
+                .map(|i| {
+                    let m = world[i.joint.index()]
+                        * skeleton.joints[i.joint.index()].world_bind.inverse();
+                    m.transform_point3(mesh.positions[v]) * i.weight
+                })
+                .sum()
+        })
+        .collect()
+}
+
+#[test]
+fn an_automatic_rig_deforms_without_tearing() {
+    for rel in CHARACTERS {
+        let c = load(rel);
+        let auto = auto_skeleton(&c.mesh, &AutoOptions::default()).unwrap();
+        let skin = geodesic_skin(&c.mesh, &auto, &SkinOptions::default()).unwrap();
+        for v in 0..c.mesh.vertex_count() {
+            let sum: f32 = skin.influences(v).iter().map(|i| i.weight).sum();
+            assert!((sum - 1.0).abs() < 1e-4, "{rel}: vertex {v} sums to {sum}");
+        }
+        let posed = pose(&c.mesh, &auto, &skin, 15.0);
+        let diagonal = c.mesh.bounds().diagonal();
+        let farthest = posed
+            .iter()
+            .zip(&c.mesh.positions)
+            .map(|(a, b)| a.distance(*b))
+            .fold(0.0f32, f32::max);
+        assert!(farthest > 0.0, "{rel}: the pose moves the mesh");
+        assert!(
+            farthest < 0.6 * diagonal,
+            "{rel}: a vertex travelled {farthest} of {diagonal}"
+        );
+        // Neighbouring vertices stay neighbours: no edge stretches to many times its length.
+        for t in &c.mesh.triangles {
+            for e in 0..3 {
+                let (a, b) = (t[e] as usize, t[(e + 1) % 3] as usize);
+                let rest = c.mesh.positions[a].distance(c.mesh.positions[b]);
+                let now = posed[a].distance(posed[b]);
+                assert!(
+                    now <= 5.0 * rest + 0.02 * diagonal,
+                    "{rel}: edge {a}-{b} {rest} → {now}"
+                );
+            }
+        }
+    }
+}
+
+/// A plus sign: a body with four arms of different lengths.
+fn plus() -> Mesh {
+    let mut mesh = Mesh::default();
+    let boxes = [
+        (Vec3::new(-1.0, -1.0, -1.0), Vec3::new(1.0, 1.0, 1.0)),
+        (Vec3::new(1.0, -0.4, -0.4), Vec3::new(5.0, 0.4, 0.4)),
+        (Vec3::new(-4.0, -0.4, -0.4), Vec3::new(-1.0, 0.4, 0.4)),
+        (Vec3::new(-0.4, -0.4, 1.0), Vec3::new(0.4, 0.4, 4.5)),
+        (Vec3::new(-0.4, -0.4, -3.5), Vec3::new(0.4, 0.4, -1.0)),
+    ];
+    for (lo, hi) in boxes {
+        let base = mesh.positions.len() as u32;
+        for i in 0..8u32 {
+            mesh.positions.push(Vec3::new(
+                if i & 1 == 0 { lo.x } else { hi.x },
+                if i & 2 == 0 { lo.y } else { hi.y },
+                if i & 4 == 0 { lo.z } else { hi.z },
+            ));
+        }
+        for t in [
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ] {
+            mesh.triangles.push(t.map(|i: u32| i + base));
+        }
+    }
+    mesh
+}
+
+fn tips(skeleton: &Skeleton) -> Vec<Vec3> {
+    let mut has_child = vec![false; skeleton.joints.len()];
+    for b in skeleton.bones() {
+        has_child[b.parent.index()] = true;
+    }
+    skeleton
+        .joints
+        .iter()
+        .zip(has_child)
+        .filter(|(_, c)| !c)
+        .map(|(j, _)| j.position())
+        .collect()
+}
+
+#[test]
+fn every_arm_of_a_plus_gets_a_chain_ending_near_its_tip() {
+    let mesh = plus();
+    let skeleton = auto_skeleton(&mesh, &AutoOptions::default()).unwrap();
+    let ends = tips(&skeleton);
+    assert_eq!(ends.len(), 4, "{:?}", ends);
+    for arm_tip in [
+        Vec3::new(5.0, 0.0, 0.0),
+        Vec3::new(-4.0, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, 4.5),
+        Vec3::new(0.0, 0.0, -3.5),
+    ] {
+        let nearest = ends
+            .iter()
+            .map(|e| e.distance(arm_tip))
+            .fold(f32::INFINITY, f32::min);
+        assert!(nearest < 0.6, "no chain reaches {arm_tip}: {ends:?}");
+    }
+    // The root sits in the body, where the arms meet.
+    assert!(
+        skeleton.joints[0].position().length() < 0.8,
+        "{}",
+        skeleton.joints[0].position()
+    );
+}
+
+#[test]
+fn the_skeleton_follows_the_mesh_into_any_frame() {
+    let mesh = plus();
+    let frame = Mat4::from_scale_rotation_translation(
+        Vec3::splat(40.0),
+        Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+        Vec3::new(100.0, -20.0, 3.0),
+    );
+    let mut moved = mesh.clone();
+    for p in &mut moved.positions {
+        *p = frame.transform_point3(*p);
+    }
+    let a = auto_skeleton(&mesh, &AutoOptions::default()).unwrap();
+    let b = auto_skeleton(&moved, &AutoOptions::default()).unwrap();
+    assert!(
+        a.joints.len().abs_diff(b.joints.len()) <= 2,
+        "{} vs {}",
+        a.joints.len(),
+        b.joints.len()
+    );
+    let mut expected = a.clone();
+    for j in &mut expected.joints {
+        j.world_bind = frame * j.world_bind;
+    }
+    let m = skeleton_metrics(&b, &expected, &moved.bounds());
+    assert!(m.cd_j2j < 1.0, "{m:?}");
+}
