@@ -20,9 +20,11 @@ USAGE:
     rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations]
                                   Write IN as a GLB, keeping its rig and animations;
                                   weights normalised
-    rigkit rig MESH -o OUT.glb [--template auto] [--method geometric] [--max-influences 4|8]
-                                  Fit a skeleton to any mesh (curve skeleton of its volume)
-                                  and skin it; the input's vertices and frame are kept
+    rigkit rig MESH -o OUT.glb [--template auto|humanoid] [--method geometric]
+                               [--max-influences 4|8]
+                                  Fit a skeleton to any mesh (auto: curve skeleton of its
+                                  volume; humanoid: Mixamo names) and skin it; the input's
+                                  vertices and frame are kept
     rigkit skin RIGGED.glb -o OUT.glb [--method geometric] [--resolution N]
                                   [--max-influences 4|8]
                                   New skin weights for the file's own skeleton (geodesic

@@ -66,24 +66,20 @@ pub fn skin(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `rigkit rig MESH -o OUT.glb [--template auto] [--method geometric]`: a skeleton fitted to
+/// `rigkit rig MESH -o OUT.glb [--template auto|humanoid] [--method geometric]`: a skeleton fitted to
 /// the mesh and skin weights for it, written as a rigged GLB in the input's frame.
 pub fn rig(args: &[String]) -> Result<(), String> {
     let mut input = None;
     let mut output = None;
     let mut export = ExportOptions::default();
     let mut skin_options = SkinOptions::default();
+    let mut template = rigkit::skeleton::Template::Auto;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
             "-o" | "--output" => output = Some(value("-o")?),
-            "--template" => {
-                let template = value("--template")?;
-                if template != "auto" {
-                    return Err(format!("unknown template '{template}'; available: auto"));
-                }
-            }
+            "--template" => template = value("--template")?.parse()?,
             "--method" => {
                 let method = value("--method")?;
                 if method != "geometric" {
@@ -108,7 +104,7 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     };
     let mut character = super::load(&input)?;
     let started = Instant::now();
-    let skeleton = rigkit::skeleton::auto_skeleton(&character.mesh, &Default::default())
+    let skeleton = rigkit::skeleton::fit_skeleton(&character.mesh, template, &Default::default())
         .map_err(|e| e.to_string())?;
     let fitted = started.elapsed().as_secs_f32();
     let skin =

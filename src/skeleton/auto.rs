@@ -34,9 +34,7 @@ impl Default for ChainOptions {
 /// and their tips `chain<i>_end`; the root is `root`.
 pub fn joints_from_graph(
     graph: &ShellGraph,
-    mesh: &Mesh,
-    solid: &Solid,
-    depth: &[f32],
+    interior: &Interior<'_>,
     longest_side: f32,
     options: &ChainOptions,
 ) -> Skeleton {
@@ -78,10 +76,7 @@ pub fn joints_from_graph(
         .unwrap_or(0);
     let mut builder = Builder {
         graph,
-        solid,
-        depth,
-        positions: &mesh.positions,
-        triangles: &mesh.triangles,
+        interior,
         kept_children: &kept_children,
         bone_length: options.bone_length * longest_side,
         joints: Vec::new(),
@@ -93,7 +88,7 @@ pub fn joints_from_graph(
             continue;
         }
         // A separate part (a hat, a held prop) hangs off the nearest joint found so far.
-        let position = builder.inside(pieces[r].centroid);
+        let position = builder.interior.inside(pieces[r].centroid);
         let parent = builder
             .joints
             .iter()
@@ -129,10 +124,7 @@ fn subtree_voxels(root: usize, kept: &[Vec<usize>], graph: &ShellGraph) -> usize
 
 struct Builder<'a> {
     graph: &'a ShellGraph,
-    solid: &'a Solid,
-    depth: &'a [f32],
-    positions: &'a [Vec3],
-    triangles: &'a [[u32; 3]],
+    interior: &'a Interior<'a>,
     kept_children: &'a [Vec<usize>],
     bone_length: f32,
     joints: Vec<Joint>,
@@ -186,7 +178,7 @@ impl Builder<'_> {
         let mut last = parent;
         for k in 1..=bones {
             let target = total * k as f32 / bones as f32;
-            let position = self.inside(point_at(path, &lengths, target));
+            let position = self.interior.inside(point_at(path, &lengths, target));
             let name = if tip && k == bones {
                 format!("chain{chain}_end")
             } else {
@@ -196,11 +188,21 @@ impl Builder<'_> {
         }
         last
     }
+}
 
+/// Where joints may go: the voxelised body, each voxel's depth under the surface, and the
+/// surface itself for thin parts.
+pub struct Interior<'a> {
+    pub solid: &'a Solid,
+    pub depth: &'a [f32],
+    pub mesh: &'a Mesh,
+}
+
+impl Interior<'_> {
     /// `p` when it lies under the surface, else the centre of the nearest voxel that does
     /// (the centroid of a curved piece can fall outside, and a tip's piece lies on the
     /// surface); in parts too thin for that, the nearest solid voxel.
-    fn inside(&self, p: Vec3) -> Vec3 {
+    pub fn inside(&self, p: Vec3) -> Vec3 {
         const UNDER_SURFACE: f32 = 2.0;
         let grid = &self.solid.grid;
         let c = grid.cell(p);
@@ -231,7 +233,7 @@ impl Builder<'_> {
             }
         }
         candidates.sort_by(|a, b| a.distance_squared(p).total_cmp(&b.distance_squared(p)));
-        let surface = |q: Vec3| winding_number(self.positions, self.triangles, q) > 0.5;
+        let surface = |q: Vec3| winding_number(&self.mesh.positions, &self.mesh.triangles, q) > 0.5;
         if surface(p) {
             return p;
         }

@@ -5,9 +5,11 @@
 //! thickest part of the body.
 
 mod auto;
+mod humanoid;
 mod level_sets;
 
-pub use auto::ChainOptions;
+pub use auto::{ChainOptions, Interior};
+pub use humanoid::MIXAMO_PREFIX;
 pub use level_sets::{ShellGraph, depth_inside, shell_graph};
 
 use crate::mesh::Mesh;
@@ -44,6 +46,32 @@ pub enum RigError {
     EmptyMesh,
     #[error("the mesh has no volume to place joints in")]
     NoVolume,
+    #[error("the humanoid template does not fit this mesh: {reason}")]
+    NotHumanoid { reason: String },
+}
+
+/// Which skeleton to fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Template {
+    /// Whatever the shape suggests: a chain per limb, tail, wing or horn.
+    Auto,
+    /// Mixamo-named biped: hips, three spine joints, neck, head, shoulders, arms, forearms,
+    /// hands, legs, feet and toes.
+    Humanoid,
+}
+
+impl std::str::FromStr for Template {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "humanoid" => Ok(Self::Humanoid),
+            other => Err(format!(
+                "unknown template '{other}'; available: auto, humanoid"
+            )),
+        }
+    }
 }
 
 /// A skeleton for `mesh` from its own shape, in the mesh's frame: joints at branch points and
@@ -52,6 +80,18 @@ pub enum RigError {
 /// # Errors
 /// [`RigError`] for a mesh without triangles or without any volume.
 pub fn auto_skeleton(mesh: &Mesh, options: &AutoOptions) -> Result<Skeleton, RigError> {
+    fit_skeleton(mesh, Template::Auto, options)
+}
+
+/// A skeleton of the kind `template` asks for, fitted inside `mesh` in its own frame.
+///
+/// # Errors
+/// [`RigError`] for a mesh without triangles or volume, or one the template does not fit.
+pub fn fit_skeleton(
+    mesh: &Mesh,
+    template: Template,
+    options: &AutoOptions,
+) -> Result<Skeleton, RigError> {
     if mesh.triangles.is_empty() || mesh.positions.is_empty() {
         return Err(RigError::EmptyMesh);
     }
@@ -62,11 +102,19 @@ pub fn auto_skeleton(mesh: &Mesh, options: &AutoOptions) -> Result<Skeleton, Rig
     let depth = depth_inside(&solid);
     let graph = shell_graph(&solid, &depth, options.shell_width.max(2.0));
     let longest = mesh.bounds().longest_side();
-    let skeleton = auto::joints_from_graph(&graph, mesh, &solid, &depth, longest, &options.chains);
-    if skeleton.joints.is_empty() {
+    let interior = Interior {
+        solid: &solid,
+        depth: &depth,
+        mesh,
+    };
+    let auto = auto::joints_from_graph(&graph, &interior, longest, &options.chains);
+    if auto.joints.is_empty() {
         return Err(RigError::NoVolume);
     }
-    Ok(skeleton)
+    match template {
+        Template::Auto => Ok(auto),
+        Template::Humanoid => humanoid::fit_humanoid(&auto, longest, &|p| interior.inside(p)),
+    }
 }
 
 /// The mesh voxelised at `resolution`, or more coarsely when that gives more than `cap`

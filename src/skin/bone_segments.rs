@@ -9,6 +9,9 @@ use crate::rig::{JointId, Skeleton};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BoneSegment {
     pub joint: JointId,
+    /// Whether `joint` is a root: a root's spokes to its children are often not bones at all
+    /// (Blender's root bone points elsewhere; glTF keeps only the joints).
+    pub from_root: bool,
     pub start: Vec3,
     pub end: Vec3,
 }
@@ -153,6 +156,7 @@ pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
         if deforms[bone.parent.index()] {
             segments.push(BoneSegment {
                 joint: bone.parent,
+                from_root: parent.parent.is_none(),
                 start: parent.position(),
                 end: child.position(),
             });
@@ -170,6 +174,7 @@ pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
             .map_or(Vec3::ZERO, |p| (start - p.position()) * 0.5);
         segments.push(BoneSegment {
             joint: JointId(i as u32),
+            from_root: false,
             start,
             end: start + stub,
         });
@@ -182,6 +187,7 @@ pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
             .enumerate()
             .map(|(i, j)| BoneSegment {
                 joint: JointId(i as u32),
+                from_root: false,
                 start: j.position(),
                 end: j.position(),
             })

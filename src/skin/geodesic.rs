@@ -90,6 +90,8 @@ impl NearestJoints {
 /// [`PRUNE_MARGIN_VOXELS`]) are not kept: at the skinner's falloff their weight is far below
 /// one percent.
 const PRUNE_RATIO: f32 = 2.0;
+/// Share of a bone's length that must lie inside the body for it to claim flesh.
+const MIN_INSIDE: f32 = 0.6;
 const PRUNE_MARGIN_VOXELS: f32 = 2.0;
 
 /// Geodesic distances from every segment to every solid voxel, `k` nearest joints kept.
@@ -117,6 +119,20 @@ pub fn nearest_joints(solid: &Solid, segments: &[BoneSegment], k: usize) -> Near
     for segment in segments {
         let length = segment.start.distance(segment.end);
         let samples = ((length / (0.5 * h)).ceil() as usize).clamp(1, 1 << 16);
+        // A root's spoke that runs mostly through the air (a root linked straight to a mouth
+        // across a coiled body) is not a bone of this body: it seeds nothing.
+        let inside = (0..=samples)
+            .filter(|&i| {
+                solid
+                    .is_solid(grid.cell(segment.start.lerp(segment.end, i as f32 / samples as f32)))
+            })
+            .count();
+        if segment.from_root
+            && length > 2.0 * h
+            && (inside as f32) < MIN_INSIDE * (samples + 1) as f32
+        {
+            continue;
+        }
         for i in 0..=samples {
             let p = segment.start.lerp(segment.end, i as f32 / samples as f32);
             let c = grid.cell(p);

@@ -49,6 +49,11 @@ before(() => {
     const riggedJoints = JSON.parse(execFileSync(bin, ['info', rigged, '--json'])).joints;
     assert.ok(riggedJoints >= 5, `${rigged}: ${riggedJoints} joints`);
     exported.push({ file: rigged, joints: riggedJoints, input });
+    if (input.endsWith('mannequiny.glb') || input.endsWith('CesiumMan.glb')) {
+      const humanoid = path.join(out, `${path.basename(input, '.glb')}-humanoid.glb`);
+      execFileSync(bin, ['rig', input, '-o', humanoid, '--template', 'humanoid']);
+      exported.push({ file: humanoid, joints: 27, input });
+    }
   }
 });
 
