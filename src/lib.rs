@@ -23,6 +23,7 @@ pub mod export;
 pub mod io;
 pub mod limits;
 pub mod mesh;
+pub mod pipeline;
 pub mod random;
 pub mod rig;
 pub mod skeleton;

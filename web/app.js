@@ -120,9 +120,93 @@ async function main() {
 
   let current = null;
 
+  // The rig worker (created on first use, terminated to cancel) and the job it is running.
+  let worker = null;
+  let jobs = 0;
+  let cancelRig = null;
+  const STAGES = ['parse', 'skeleton', 'skin', 'export', 'upload'];
+
+  function showProgress(stage) {
+    $('progress').hidden = false;
+    $('progress-stage').textContent = `Rigging: ${stage}…`;
+    $('progress-bar').value = Math.max(0, STAGES.indexOf(stage));
+  }
+
+  // The URLs of the page's own wasm module (trunk preloads both), for the worker to load.
+  function moduleUrls() {
+    const glue = document.querySelector('link[rel="modulepreload"][href$=".js"]');
+    const binary = document.querySelector('link[rel="preload"][href$=".wasm"]');
+    if (!glue || !binary) throw new Error('cannot find the wasm module to start the rig worker');
+    return {
+      glue: new URL(glue.getAttribute('href'), location.href).href,
+      binary: new URL(binary.getAttribute('href'), location.href).href,
+    };
+  }
+
+  // Fills the joint chooser of the weight heatmap.
+  function listJoints() {
+    const select = $('weights-joint');
+    select.replaceChildren(new Option('(materials)', '-1'));
+    app.jointNames().forEach((name, i) => select.add(new Option(name, String(i))));
+    $('legend').hidden = true;
+  }
+
+  // Rigs the files in the worker (a new skeleton and skin weights) and shows the result.
+  // Rejects, with a banner, on failure or cancel; what was shown before stays.
+  async function rigFiles(files, options = {}) {
+    const template = options.template || $('template').value;
+    const maxInfluences = Number(options.maxInfluences || $('max-influences').value);
+    if (!worker) worker = new Worker(new URL('rig-worker.js', import.meta.url), { type: 'module' });
+    const id = ++jobs;
+    const started = performance.now();
+    showProgress('parse');
+    let result;
+    try {
+      result = await new Promise((resolve, reject) => {
+        cancelRig = () => {
+          worker.terminate();
+          worker = null;
+          reject(new Error('Rigging was cancelled'));
+        };
+        worker.onmessage = ({ data }) => {
+          if (data.id !== id) return;
+          if (data.stage) showProgress(data.stage);
+          else if (data.error) reject(new Error(data.error));
+          else resolve(data);
+        };
+        worker.onerror = (e) => reject(new Error(e.message || 'the rig worker failed'));
+        worker.postMessage({
+          id,
+          ...moduleUrls(),
+          files: files.map((f) => ({ name: String(f.name), bytes: f.bytes.slice() })),
+          template,
+          maxInfluences,
+        });
+      });
+    } catch (e) {
+      $('progress').hidden = true;
+      showError(e.message);
+      throw e;
+    } finally {
+      cancelRig = null;
+    }
+    showProgress('upload');
+    const base = String(files[0].name).replace(/\.[^.]*$/, '');
+    const info = await loadFiles([{ name: `${base}-rigged.glb`, bytes: result.glb }], { rig: false });
+    $('progress').hidden = true;
+    const t = result.timings;
+    const total = performance.now() - started;
+    $('status-rig').textContent =
+      `rigged (${template}): skeleton ${t.skeleton.toFixed(0)} ms, skin ${t.skin.toFixed(0)} ms, total ${total.toFixed(0)} ms`;
+    current = { ...current, rigged: true, template, timings: { ...t, totalMs: total } };
+    return current;
+  }
+
   // Imports files, shows the character, and runs the per-vertex feature pass on the active
-  // backend. Throws (and shows a banner) on a bad file; what was shown before stays.
-  async function loadFiles(files) {
+  // backend; a mesh without a skeleton is then rigged. Throws (and shows a banner) on a bad
+  // file; what was shown before stays.
+  let shownFiles = null;
+  async function loadFiles(files, { rig = true } = {}) {
     if (!Array.isArray(files) || files.length === 0 || files.some((f) => !(f.bytes instanceof Uint8Array))) {
       throw new TypeError('rigkit.loadFiles expects [{ name, bytes: Uint8Array }, …]');
     }
@@ -144,10 +228,45 @@ async function main() {
     $('status-compute').textContent =
       `features ${features.length / 4}×4 in ${ms.toFixed(0)} ms (${backend.kind === 'webgpu' ? 'WebGPU' : 'CPU'})`;
     current = { ...info, backend: backend.label, featureMs: ms };
+    shownFiles = files;
+    listJoints();
+    if (rig && info.joints === 0) return rigFiles(files);
     return current;
   }
 
   const load = (bytes, name) => loadFiles([{ name, bytes }]);
+
+  $('rig-button').addEventListener('click', () => {
+    if (shownFiles) rigFiles(shownFiles).catch(() => {});
+  });
+  $('progress-cancel').addEventListener('click', () => { if (cancelRig) cancelRig(); });
+  $('weights-joint').addEventListener('change', (e) => {
+    const joint = Number(e.target.value);
+    app.showWeights(joint);
+    $('legend').hidden = joint < 0;
+    redraw();
+  });
+  const exportGlb = () => app.exportGlb(Number($('max-influences').value));
+  $('download-button').addEventListener('click', () => {
+    try {
+      const blob = new Blob([exportGlb()], { type: 'model/gltf-binary' });
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = `${(current && current.name ? current.name : 'character').replace(/\.[^.]*$/, '')}-rigkit.glb`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    } catch (e) {
+      showError(e.message || String(e));
+    }
+  });
+
+  // What scripts get back from a rig: counts, names and joint positions in the input's frame.
+  const rigResult = () => ({
+    ...current,
+    jointCount: app.jointNames().length,
+    names: app.jointNames(),
+    joints: app.jointPositions(),
+  });
 
   // Runs the same feature computation on every available backend and on the plain-Rust
   // reference, and reports how far apart they are.
@@ -210,6 +329,19 @@ async function main() {
     checkBackends,
     get current() { return current; },
     jointPositions: () => app.jointPositions(),
+    // Rigs `bytes` (a mesh, or a rigged file to rig anew) with options { template, maxInfluences }.
+    rig: async (bytes, name, options = {}) => {
+      await rigFiles([{ name, bytes }], options);
+      return rigResult();
+    },
+    // Shows joint `joint`'s weights (index or name) as a heatmap; -1 for the materials.
+    showWeights: (joint) => {
+      const index = typeof joint === 'string' ? app.jointNames().indexOf(joint) : joint;
+      const select = $('weights-joint');
+      select.value = String(index);
+      select.dispatchEvent(new Event('change'));
+    },
+    exportGlb,
   };
   dispatchEvent(new CustomEvent('rigkit-ready'));
 }

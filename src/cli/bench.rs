@@ -168,3 +168,100 @@ pub fn skin(args: &[String]) -> Result<(), String> {
     );
     Ok(())
 }
+
+/// `rigkit bench rig FILE [--runs R] [--subdivide N] [--template auto|humanoid]`: median time
+/// of a full rig (skeleton fitting and skinning) of FILE, optionally with every triangle split
+/// in four N times to test big meshes, and the process's peak memory.
+pub fn rig(args: &[String]) -> Result<(), String> {
+    let mut runs = 5usize;
+    let mut subdivide = 0usize;
+    let mut template = rigkit::skeleton::Template::Auto;
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--runs" => {
+                runs = value("--runs")?
+                    .parse()
+                    .map_err(|_| "--runs needs a number")?
+            }
+            "--subdivide" => {
+                subdivide = value("--subdivide")?
+                    .parse()
+                    .ok()
+                    .filter(|n| *n <= 5)
+                    .ok_or("--subdivide needs a number from 0 to 5")?;
+            }
+            "--template" => template = value("--template")?.parse()?,
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            f => file = Some(f.to_owned()),
+        }
+    }
+    let file = file.ok_or("bench rig takes a FILE")?;
+    let mut mesh = super::load(&file)?.mesh;
+    for _ in 0..subdivide {
+        mesh = split_triangles(&mesh);
+    }
+    let mut seconds = Vec::with_capacity(runs);
+    let mut joints = 0;
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let skeleton = rigkit::skeleton::fit_skeleton(&mesh, template, &Default::default())
+            .map_err(|e| e.to_string())?;
+        let skin = rigkit::skin::geodesic_skin(&mesh, &skeleton, &Default::default())
+            .map_err(|e| e.to_string())?;
+        seconds.push(start.elapsed().as_secs_f64());
+        joints = skeleton.joints.len();
+        std::hint::black_box(skin);
+    }
+    seconds.sort_by(f64::total_cmp);
+    println!(
+        "rig {file}: {} vertices, {} triangles, {joints} joints: median {:.3} s over {} runs (min {:.3} s, max {:.3} s); peak memory {}",
+        mesh.vertex_count(),
+        mesh.triangles.len(),
+        seconds[seconds.len() / 2],
+        seconds.len(),
+        seconds[0],
+        seconds[seconds.len() - 1],
+        peak_memory().map_or_else(
+            || "unknown".to_owned(),
+            |kb| format!("{:.0} MB", kb as f64 / 1024.0)
+        ),
+    );
+    Ok(())
+}
+
+/// Every triangle split into four at its edge midpoints (shared edges share their midpoint):
+/// the same surface with four times the triangles.
+fn split_triangles(mesh: &Mesh) -> Mesh {
+    let mut positions = mesh.positions.clone();
+    let mut midpoints = std::collections::HashMap::new();
+    let mut midpoint = |a: u32, b: u32, positions: &mut Vec<Vec3>| -> u32 {
+        *midpoints.entry((a.min(b), a.max(b))).or_insert_with(|| {
+            positions.push((positions[a as usize] + positions[b as usize]) * 0.5);
+            positions.len() as u32 - 1
+        })
+    };
+    let mut triangles = Vec::with_capacity(mesh.triangles.len() * 4);
+    for &[a, b, c] in &mesh.triangles {
+        let ab = midpoint(a, b, &mut positions);
+        let bc = midpoint(b, c, &mut positions);
+        let ca = midpoint(c, a, &mut positions);
+        triangles.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
+    }
+    let normals = vertex_normals(&positions, &triangles);
+    Mesh {
+        positions,
+        normals,
+        triangles,
+        ..Mesh::default()
+    }
+}
+
+/// The process's peak resident memory in kB (Linux), for the memory budget.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

@@ -39,6 +39,9 @@ USAGE:
                                   Time importing a generated N-triangle skinned GLB (median)
     rigkit bench skin FILE [--runs R] [--resolution N]
                                   Time each skinning stage on a rigged file (medians)
+    rigkit bench rig FILE [--runs R] [--subdivide N] [--template auto|humanoid]
+                                  Time a full rig (skeleton + skin), optionally of FILE with
+                                  each triangle split in four N times; peak memory
     rigkit help                   Show this message
 
 Supported input: .glb, .vrm, .gltf (with its .bin files beside it), .obj, .bvh (info only).";
@@ -67,7 +70,10 @@ fn run(args: &[String]) -> Result<(), String> {
         "bench" => match rest.split_first() {
             Some((what, args)) if what == "import" => bench::import(args),
             Some((what, args)) if what == "skin" => bench::skin(args),
-            _ => Err(format!("bench takes a stage: import or skin\n\n{USAGE}")),
+            Some((what, args)) if what == "rig" => bench::rig(args),
+            _ => Err(format!(
+                "bench takes a stage: import, skin or rig\n\n{USAGE}"
+            )),
         },
         "help" | "--help" | "-h" => {
             println!("{USAGE}");

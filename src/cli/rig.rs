@@ -72,7 +72,6 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     let mut input = None;
     let mut output = None;
     let mut export = ExportOptions::default();
-    let mut skin_options = SkinOptions::default();
     let mut template = rigkit::skeleton::Template::Auto;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -93,7 +92,6 @@ pub fn rig(args: &[String]) -> Result<(), String> {
                     "8" => 8,
                     _ => return Err(format!("--max-influences: '{v}' is not 4 or 8")),
                 };
-                skin_options.max_influences = export.max_influences;
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
             file => input = Some(file.to_owned()),
@@ -104,18 +102,15 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     };
     let mut character = super::load(&input)?;
     let started = Instant::now();
-    let skeleton = rigkit::skeleton::fit_skeleton(&character.mesh, template, &Default::default())
-        .map_err(|e| e.to_string())?;
-    let fitted = started.elapsed().as_secs_f32();
-    let skin =
-        geodesic_skin(&character.mesh, &skeleton, &skin_options).map_err(|e| e.to_string())?;
+    let mut fitted = 0.0;
+    rigkit::pipeline::rig_character(&mut character, template, export.max_influences, |stage| {
+        if stage == rigkit::pipeline::Stage::Skin {
+            fitted = started.elapsed().as_secs_f32();
+        }
+    })
+    .map_err(|e| e.to_string())?;
     let total = started.elapsed().as_secs_f32();
-    let joints = skeleton.joints.len();
-    // The new skeleton replaces any old one, and the old one's animations and bone map with it.
-    character.skeleton = Some(skeleton);
-    character.skin = Some(skin);
-    character.animations.clear();
-    character.humanoid.clear();
+    let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
     let glb = export_glb(&character, &export).map_err(|e| e.to_string())?;
     std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
     println!(

@@ -2,6 +2,7 @@
 //! camera. Browser-free — it renders into any three-d [`Context`]; the web shell makes one from
 //! a WebGL2 canvas and forwards pointer input.
 
+mod heatmap;
 mod orbit_camera;
 mod skeleton_overlay;
 
@@ -14,6 +15,7 @@ pub use orbit_camera::OrbitCamera;
 use skeleton_overlay::SkeletonOverlay;
 
 use crate::Character;
+use crate::rig::JointId;
 
 const BACKGROUND: [f32; 4] = [0.11, 0.12, 0.14, 1.0];
 const SKIN_COLOR: Srgba = Srgba::new(186, 190, 198, 255);
@@ -45,14 +47,39 @@ impl Viewer {
 
     /// Replaces what is shown with `character` and frames it.
     pub fn show(&mut self, character: &Character) {
+        self.build_surface(character, None);
+        let bounds = character.mesh.bounds();
+        self.skeleton = character
+            .skeleton
+            .as_ref()
+            .map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal()));
+        self.camera.frame(&bounds);
+    }
+
+    /// Paints the surface with `joint`'s skin weights (a heatmap), or with its own materials
+    /// again for `None`. The camera stays where it is.
+    pub fn show_weights(&mut self, character: &Character, joint: Option<JointId>) {
+        self.build_surface(character, joint);
+    }
+
+    /// One drawable per part: in its material, or in heatmap colours of `weights_of`.
+    fn build_surface(&mut self, character: &Character, weights_of: Option<JointId>) {
         let mesh = &character.mesh;
         let positions: Vec<_> = mesh.positions.iter().map(|p| vec3(p.x, p.y, p.z)).collect();
         let normals: Vec<_> = mesh.normals.iter().map(|n| vec3(n.x, n.y, n.z)).collect();
         let uvs: Option<Vec<_>> = (mesh.uvs.len() == mesh.positions.len())
             .then(|| mesh.uvs.iter().map(|t| three_d::vec2(t.x, t.y)).collect());
-        let textures: Vec<Option<CpuTexture>> = match uvs {
-            Some(_) => character.images.iter().map(decode_texture).collect(),
-            None => Vec::new(),
+        let heat = weights_of.and_then(|joint| {
+            let skin = character.skin.as_ref()?;
+            Some(heatmap::joint_weight_colors(
+                skin,
+                joint,
+                mesh.vertex_count(),
+            ))
+        });
+        let textures: Vec<Option<CpuTexture>> = match (&uvs, &heat) {
+            (Some(_), None) => character.images.iter().map(decode_texture).collect(),
+            _ => Vec::new(),
         };
         self.surface = mesh
             .parts_or_whole()
@@ -66,20 +93,25 @@ impl Viewer {
                     indices: Indices::U32(triangles.iter().flatten().copied().collect()),
                     normals: Some(normals.clone()),
                     uvs: uvs.clone(),
+                    colors: heat.clone(),
                     ..Default::default()
                 };
-                let source = part.material.and_then(|m| character.materials.get(m));
-                let material =
-                    PhysicalMaterial::new_opaque(&self.context, &cpu_material(source, &textures));
+                let material = if heat.is_some() {
+                    // White and matte, so the vertex colours show as they are.
+                    CpuMaterial {
+                        albedo: Srgba::WHITE,
+                        roughness: 1.0,
+                        metallic: 0.0,
+                        ..Default::default()
+                    }
+                } else {
+                    let source = part.material.and_then(|m| character.materials.get(m));
+                    cpu_material(source, &textures)
+                };
+                let material = PhysicalMaterial::new_opaque(&self.context, &material);
                 Some(Gm::new(Mesh::new(&self.context, &cpu_mesh), material))
             })
             .collect();
-        let bounds = mesh.bounds();
-        self.skeleton = character
-            .skeleton
-            .as_ref()
-            .map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal()));
-        self.camera.frame(&bounds);
     }
 
     /// Draws one frame into the default framebuffer of `width` × `height` pixels.

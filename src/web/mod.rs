@@ -2,6 +2,7 @@
 //! core and turns its results and errors into JS values. No logic lives here.
 
 mod compute;
+mod rig;
 
 use std::sync::Arc;
 
@@ -120,6 +121,47 @@ impl App {
 
     pub fn pan(&mut self, dx: f32, dy: f32) {
         self.viewer.camera_mut().pan(dx, dy);
+    }
+
+    /// The shown character's joint names, in joint order.
+    #[wasm_bindgen(js_name = jointNames)]
+    pub fn joint_names(&self) -> Vec<String> {
+        self.character
+            .as_ref()
+            .and_then(|c| c.skeleton.as_ref())
+            .map(|s| s.joints.iter().map(|j| j.name.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Paints joint `joint`'s skin weights on the mesh as a heatmap; a negative index (or one
+    /// without weights) shows the materials again.
+    #[wasm_bindgen(js_name = showWeights)]
+    pub fn show_weights(&mut self, joint: i32) {
+        if let Some(c) = &self.character {
+            let joint = u32::try_from(joint)
+                .ok()
+                .filter(|&j| {
+                    c.skeleton
+                        .as_ref()
+                        .is_some_and(|s| (j as usize) < s.joints.len())
+                })
+                .map(crate::rig::JointId);
+            self.viewer.show_weights(c, joint);
+        }
+    }
+
+    /// The shown character as a rigged GLB, weights normalised to `max_influences` (4 or 8).
+    #[wasm_bindgen(js_name = exportGlb)]
+    pub fn export_glb(&self, max_influences: usize) -> Result<Vec<u8>, JsError> {
+        let c = self
+            .character
+            .as_ref()
+            .ok_or_else(|| JsError::new("no character is loaded"))?;
+        let options = crate::export::ExportOptions {
+            max_influences,
+            ..Default::default()
+        };
+        crate::export::export_glb(c, &options).map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// Frames the shown character again.

@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import validator from 'gltf-validator';
+
 import { serve } from './server.mjs';
 import { dropFiles, launch, openApp, viewportPixels } from './browser.mjs';
 
@@ -99,11 +101,13 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     const cube = 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n'
       + 'f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n';
     await dropFiles(page, [{ name: 'cube.obj', bytes: Buffer.from(cube) }]);
-    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'cube.obj');
+    // A mesh without a skeleton is rigged as soon as it is shown.
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'cube-rigged.glb',
+      null, { timeout: 60000 });
     const current = await page.evaluate(() => window.rigkit.current);
     assert.equal(current.vertices, 8);
     assert.equal(current.triangles, 12);
-    assert.equal(current.joints, 0);
+    assert.ok(current.joints >= 1, `cube got ${current.joints} joints`);
     assert.deepEqual(errors, []);
   });
 
@@ -133,6 +137,104 @@ describe('with WebGPU (SwiftShader adapter)', () => {
       [...readData('eval/CesiumMan.glb').bytes]);
     assert.equal(info, 'again.glb');
     assert.deepEqual(app.errors.filter((e) => !e.startsWith('console:')), []);
+  });
+
+  test('rigging runs off the main thread with named stages and shows the new skeleton', async () => {
+    const { page, errors } = app;
+    const bytes = [...readData('eval/mannequiny.glb').bytes];
+    const { ticks, rig, stages } = await page.evaluate(async (b) => {
+      // Main-thread timer ticks counted at each stage change: if the rig ran on the main
+      // thread, no tick could run between the skeleton stage starting and the upload.
+      let count = 0;
+      const timer = setInterval(() => { count++; }, 0);
+      const seen = [];
+      const stage = document.getElementById('progress-stage');
+      const watch = new MutationObserver(() => seen.push({ text: stage.textContent, at: count }));
+      watch.observe(stage, { childList: true, characterData: true, subtree: true });
+      const result = await window.rigkit.rig(new Uint8Array(b), 'mannequiny.glb', { template: 'humanoid' });
+      clearInterval(timer);
+      watch.disconnect();
+      const at = (name) => (seen.find((s) => s.text.includes(name)) || { at: NaN }).at;
+      return {
+        ticks: at('upload') - at('skeleton'),
+        rig: { ...result, joints: [...result.joints] },
+        stages: seen.map((s) => s.text),
+      };
+    }, bytes);
+    assert.equal(rig.jointCount, 27);
+    assert.ok(rig.names.includes('mixamorig:Hips') && rig.names.includes('mixamorig:LeftForeArm'), rig.names.join());
+    assert.equal(rig.joints.length, 3 * 27);
+    assert.equal(rig.name, 'mannequiny-rigged.glb');
+    // The page kept running while the worker fitted the skeleton and skinned.
+    assert.ok(ticks >= 3, `only ${ticks} main-thread ticks ran while the worker rigged (${stages})`);
+    for (const stage of ['skeleton', 'skin']) {
+      assert.ok(stages.some((s) => s.includes(stage)), `stage ${stage} not shown: ${stages}`);
+    }
+    assert.equal(await page.isHidden('#progress'), true);
+    assert.match(await page.textContent('#status-rig'), /skeleton \d+ ms, skin \d+ ms/);
+    const pixels = await viewportPixels(page);
+    await page.screenshot({ path: path.join(artifacts, 'mannequin-rigged.png') });
+    assert.ok(pixels.skeleton > 50, `new skeleton not visible (${pixels.skeleton})`);
+    assert.deepEqual(errors, []);
+  });
+
+  test('joint weights show as a heatmap with a legend', async () => {
+    const { page, errors } = app;
+    const warmth = () => page.evaluate(() => {
+      const canvas = document.getElementById('viewport');
+      const off = document.createElement('canvas');
+      off.width = canvas.width;
+      off.height = canvas.height;
+      const ctx = off.getContext('2d');
+      ctx.drawImage(canvas, 0, 0);
+      const { data } = ctx.getImageData(0, 0, off.width, off.height);
+      let red = 0;
+      let blue = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+        if (r > 150 && g < 90 && b < 80) red++;
+        if (b > 90 && b > r + 50 && b > g) blue++;
+      }
+      return { red, blue };
+    });
+    await viewportPixels(page);
+    const before = await warmth();
+    await page.evaluate(() => window.rigkit.showWeights('mixamorig:LeftForeArm'));
+    await viewportPixels(page);
+    const heat = await warmth();
+    await page.screenshot({ path: path.join(artifacts, 'mannequin-heatmap.png') });
+    assert.ok(heat.red > before.red + 100, `no weight-1 (red) pixels: ${JSON.stringify({ before, heat })}`);
+    assert.ok(heat.blue > before.blue + 1000, `no weight-0 (blue) pixels: ${JSON.stringify({ before, heat })}`);
+    assert.equal(await page.isHidden('#legend'), false);
+    await page.evaluate(() => window.rigkit.showWeights(-1));
+    assert.equal(await page.isHidden('#legend'), true);
+    assert.deepEqual(errors, []);
+  });
+
+  test('the downloaded GLB passes the glTF validator', async () => {
+    const { page } = app;
+    const bytes = await page.evaluate(() => [...window.rigkit.exportGlb()]);
+    const report = await validator.validateBytes(new Uint8Array(bytes));
+    assert.equal(report.issues.numErrors, 0, JSON.stringify(report.issues.messages.slice(0, 5)));
+    assert.equal(report.info.animationCount ?? 0, 0);
+  });
+
+  test('a rig can be cancelled and the character shown stays', async () => {
+    const { page } = app;
+    const shown = await page.evaluate(() => window.rigkit.current.name);
+    const bytes = [...readData('eval/Fox.glb').bytes];
+    const outcome = await page.evaluate(async (b) => {
+      const job = window.rigkit.rig(new Uint8Array(b), 'fox.glb').then(() => 'finished', (e) => e.message);
+      document.getElementById('progress-cancel').click();
+      return job;
+    }, bytes);
+    assert.match(outcome, /cancelled/);
+    assert.equal(await page.evaluate(() => window.rigkit.current.name), shown);
+    assert.equal(await page.isHidden('#progress'), true);
+    await page.click('#error-close');
+    // The next rig starts a fresh worker and works.
+    const again = await page.evaluate(async (b) => (await window.rigkit.rig(new Uint8Array(b), 'fox.glb')).jointCount, bytes);
+    assert.ok(again >= 5);
   });
 
   test('no request leaves the page origin', () => {

@@ -1,0 +1,55 @@
+//! Skin weights as colours: one joint's weight on every vertex, from dark blue (0) through
+//! green and yellow to red (1), as the weight-paint views of DCC tools show it.
+
+use three_d::Srgba;
+
+use crate::rig::{JointId, SkinWeights};
+
+/// The colour of `weight` (clamped to 0..1).
+pub fn weight_color(weight: f32) -> Srgba {
+    // Piecewise-linear ramp through blue, cyan, green, yellow, red.
+    const STOPS: [[f32; 3]; 5] = [
+        [0.05, 0.07, 0.45],
+        [0.0, 0.6, 0.9],
+        [0.1, 0.8, 0.2],
+        [0.95, 0.85, 0.1],
+        [0.9, 0.1, 0.05],
+    ];
+    let t = weight.clamp(0.0, 1.0) * (STOPS.len() - 1) as f32;
+    let i = (t.floor() as usize).min(STOPS.len() - 2);
+    let f = t - i as f32;
+    let channel = |c: usize| {
+        let v = STOPS[i][c] + (STOPS[i + 1][c] - STOPS[i][c]) * f;
+        (v * 255.0).round() as u8
+    };
+    Srgba::new(channel(0), channel(1), channel(2), 255)
+}
+
+/// Per-vertex colours of `joint`'s weights.
+pub fn joint_weight_colors(skin: &SkinWeights, joint: JointId, vertices: usize) -> Vec<Srgba> {
+    (0..vertices)
+        .map(|v| {
+            let w = skin
+                .influences(v)
+                .iter()
+                .filter(|i| i.joint == joint)
+                .map(|i| i.weight)
+                .sum();
+            weight_color(w)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ramp_runs_from_blue_to_red() {
+        let cold = weight_color(0.0);
+        let hot = weight_color(1.0);
+        assert!(cold.b > cold.r && hot.r > hot.b);
+        assert_eq!(weight_color(-3.0), cold);
+        assert_eq!(weight_color(7.0), hot);
+    }
+}

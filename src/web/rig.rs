@@ -1,0 +1,101 @@
+//! The rig as the page's worker runs it: files in, a rigged GLB out, each stage announced to
+//! a JS callback so the page can show progress. Runs off the main thread, so the page stays
+//! responsive; the page shows the result by loading the GLB.
+
+use wasm_bindgen::prelude::*;
+
+use crate::Limits;
+use crate::export::{ExportOptions, export_glb};
+use crate::io::InputFile;
+use crate::pipeline::rig_character;
+use crate::skeleton::Template;
+
+/// Imports the files (as `loadFiles` does), fits a `template` skeleton, skins it with at most
+/// `max_influences` weights per vertex and returns `{ glb: Uint8Array, timings: { parse,
+/// skeleton, skin, export } }` (milliseconds). `on_progress(stage)` hears "parse",
+/// "skeleton", "skin" and "export" as each begins.
+#[wasm_bindgen(js_name = rigFiles)]
+pub fn rig_files(
+    names: Vec<String>,
+    contents: Vec<js_sys::Uint8Array>,
+    template: &str,
+    max_influences: usize,
+    on_progress: &js_sys::Function,
+) -> Result<JsValue, JsError> {
+    let template: Template = template.parse().map_err(|e: String| JsError::new(&e))?;
+    if names.len() != contents.len() {
+        return Err(JsError::new("rigFiles: one name per file is needed"));
+    }
+    let announce = |stage: &str| {
+        // A failing progress callback must not stop the rig.
+        let _ = on_progress.call1(&JsValue::NULL, &JsValue::from_str(stage));
+    };
+    let mut clock = Laps::start();
+    announce("parse");
+    let bytes: Vec<Vec<u8>> = contents.iter().map(|c| c.to_vec()).collect();
+    let files: Vec<InputFile<'_>> = names
+        .iter()
+        .zip(&bytes)
+        .map(|(name, bytes)| InputFile { name, bytes })
+        .collect();
+    let mut character = crate::io::import_files(&files, &Limits::default())
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    let parse = clock.lap();
+    let mut skeleton_ms = 0.0;
+    rig_character(&mut character, template, max_influences, |stage| {
+        if stage == crate::pipeline::Stage::Skin {
+            skeleton_ms = clock.lap();
+        }
+        announce(stage.name());
+    })
+    .map_err(|e| JsError::new(&e.to_string()))?;
+    let skin = clock.lap();
+    announce("export");
+    let options = ExportOptions {
+        max_influences,
+        ..ExportOptions::default()
+    };
+    let glb = export_glb(&character, &options).map_err(|e| JsError::new(&e.to_string()))?;
+    let export = clock.lap();
+    let result = js_sys::Object::new();
+    let timings = js_sys::Object::new();
+    for (key, ms) in [
+        ("parse", parse),
+        ("skeleton", skeleton_ms),
+        ("skin", skin),
+        ("export", export),
+    ] {
+        js_sys::Reflect::set(&timings, &key.into(), &ms.into())
+            .map_err(|_| JsError::new("cannot build the timings"))?;
+    }
+    js_sys::Reflect::set(&result, &"timings".into(), &timings)
+        .and_then(|_| {
+            js_sys::Reflect::set(
+                &result,
+                &"glb".into(),
+                &js_sys::Uint8Array::from(glb.as_slice()),
+            )
+        })
+        .map_err(|_| JsError::new("cannot build the result"))?;
+    Ok(result.into())
+}
+
+/// Milliseconds between laps, from the JS clock (there is no `Instant` in the browser).
+struct Laps {
+    last: f64,
+}
+
+impl Laps {
+    fn start() -> Self {
+        Self {
+            last: js_sys::Date::now(),
+        }
+    }
+
+    fn lap(&mut self) -> f64 {
+        let now = js_sys::Date::now();
+        let ms = now - self.last;
+        self.last = now;
+        ms
+    }
+}
