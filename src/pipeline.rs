@@ -2,7 +2,7 @@
 //! fit a skeleton, then skin it, reporting each stage as it starts.
 
 use crate::Character;
-use crate::skeleton::{AutoOptions, RigError, Template, fit_skeleton};
+use crate::skeleton::{AutoOptions, RigError, SkeletonSource, skeleton_for};
 use crate::skin::{SkinOptions, geodesic_skin};
 
 /// The stages of [`rig_character`], in order, for progress displays.
@@ -32,21 +32,21 @@ pub enum PipelineError {
     Skin(#[from] crate::skin::SkinError),
 }
 
-/// Rigs `character` in place: a new skeleton of kind `template` and geodesic skin weights
+/// Rigs `character` in place: a new skeleton from `source` and geodesic skin weights
 /// with at most `max_influences` per vertex. Animations and the humanoid bone map of any
 /// previous skeleton no longer fit and are dropped. `progress` hears each stage as it begins.
 /// On error the character is left exactly as it was.
 ///
 /// # Errors
-/// [`PipelineError`] when the template does not fit or the mesh cannot be skinned.
+/// [`PipelineError`] when the skeleton does not fit or the mesh cannot be skinned.
 pub fn rig_character(
     character: &mut Character,
-    template: Template,
+    source: &SkeletonSource,
     max_influences: usize,
     mut progress: impl FnMut(Stage),
 ) -> Result<(), PipelineError> {
     progress(Stage::Skeleton);
-    let skeleton = fit_skeleton(&character.mesh, template, &AutoOptions::default())?;
+    let skeleton = skeleton_for(&character.mesh, source, &AutoOptions::default())?;
     progress(Stage::Skin);
     let options = SkinOptions {
         max_influences,

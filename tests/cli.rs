@@ -137,3 +137,48 @@ fn rig_fits_a_skeleton_to_a_mesh_without_one_and_keeps_its_vertices() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn rig_adapts_a_given_bvh_skeleton_keeping_its_names() {
+    let dir = std::env::temp_dir().join(format!("rigkit-cli-adapt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("mannequin.glb");
+    let mannequin = data("eval/mannequiny.glb");
+    let bvh = data("motion/cmu/01_01.bvh");
+    let (ok, _, stderr) = rigkit(&[
+        "rig".as_ref(),
+        mannequin.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--template".as_ref(),
+        bvh.as_os_str(),
+    ]);
+    assert!(ok, "{stderr}");
+    let rigged = rigkit::io::import(
+        &std::fs::read(&out).unwrap(),
+        "out.glb",
+        &rigkit::Limits::default(),
+    )
+    .unwrap();
+    let names: Vec<String> = rigged
+        .skeleton
+        .unwrap()
+        .joints
+        .into_iter()
+        .map(|j| j.name)
+        .collect();
+    for expected in [
+        "Hips",
+        "LHipJoint",
+        "LeftUpLeg",
+        "LeftForeArm",
+        "RThumb",
+        "Head",
+    ] {
+        assert!(
+            names.iter().any(|n| n == expected),
+            "{expected} missing from {names:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

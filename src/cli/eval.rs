@@ -67,6 +67,7 @@ pub fn eval(args: &[String]) -> Result<(), String> {
             "--resolution" => options.resolution = parse(&value("--resolution")?)?,
             "--falloff" => options.falloff = parse(&value("--falloff")?)?,
             "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
+            "--max-influences" => options.max_influences = parse(&value("--max-influences")?)?,
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
             d => dir = Some(PathBuf::from(d)),
         }

@@ -20,11 +20,12 @@ USAGE:
     rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations]
                                   Write IN as a GLB, keeping its rig and animations;
                                   weights normalised
-    rigkit rig MESH -o OUT.glb [--template auto|humanoid] [--method geometric]
-                               [--max-influences 4|8]
+    rigkit rig MESH -o OUT.glb [--template auto|humanoid|FILE.glb|FILE.bvh]
+                               [--method geometric] [--max-influences 4|8]
                                   Fit a skeleton to any mesh (auto: curve skeleton of its
-                                  volume; humanoid: Mixamo names) and skin it; the input's
-                                  vertices and frame are kept
+                                  volume; humanoid: Mixamo names; a file: that humanoid
+                                  skeleton adapted, names and hierarchy kept) and skin it;
+                                  the input's vertices and frame are kept
     rigkit skin RIGGED.glb -o OUT.glb [--method geometric] [--resolution N]
                                   [--max-influences 4|8]
                                   New skin weights for the file's own skeleton (geodesic

@@ -66,19 +66,20 @@ pub fn skin(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `rigkit rig MESH -o OUT.glb [--template auto|humanoid] [--method geometric]`: a skeleton fitted to
+/// `rigkit rig MESH -o OUT.glb [--template auto|humanoid|FILE.glb|FILE.bvh] [--method
+/// geometric]`: a skeleton fitted to
 /// the mesh and skin weights for it, written as a rigged GLB in the input's frame.
 pub fn rig(args: &[String]) -> Result<(), String> {
     let mut input = None;
     let mut output = None;
     let mut export = ExportOptions::default();
-    let mut template = rigkit::skeleton::Template::Auto;
+    let mut template = "auto".to_owned();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
             "-o" | "--output" => output = Some(value("-o")?),
-            "--template" => template = value("--template")?.parse()?,
+            "--template" => template = value("--template")?,
             "--method" => {
                 let method = value("--method")?;
                 if method != "geometric" {
@@ -100,10 +101,11 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     let (Some(input), Some(output)) = (input, output) else {
         return Err("rig takes MESH -o OUT.glb".into());
     };
+    let source = skeleton_source(&template)?;
     let mut character = super::load(&input)?;
     let started = Instant::now();
     let mut fitted = 0.0;
-    rigkit::pipeline::rig_character(&mut character, template, export.max_influences, |stage| {
+    rigkit::pipeline::rig_character(&mut character, &source, export.max_influences, |stage| {
         if stage == rigkit::pipeline::Stage::Skin {
             fitted = started.elapsed().as_secs_f32();
         }
@@ -118,4 +120,24 @@ pub fn rig(args: &[String]) -> Result<(), String> {
         character.mesh.vertex_count(),
     );
     Ok(())
+}
+
+/// `auto`, `humanoid`, or a file whose skeleton to adapt: a rigged GLB/glTF/VRM or a BVH.
+fn skeleton_source(template: &str) -> Result<rigkit::skeleton::SkeletonSource, String> {
+    use rigkit::skeleton::SkeletonSource;
+    let lower = template.to_ascii_lowercase();
+    if lower.ends_with(".bvh") {
+        let text = std::fs::read_to_string(template)
+            .map_err(|e| format!("cannot read '{template}': {e}"))?;
+        let bvh = rigkit::io::bvh::Bvh::parse(&text, template).map_err(|e| e.to_string())?;
+        return Ok(SkeletonSource::Given(bvh.to_skeleton()));
+    }
+    if [".glb", ".gltf", ".vrm"].iter().any(|e| lower.ends_with(e)) {
+        let bytes =
+            std::fs::read(template).map_err(|e| format!("cannot read '{template}': {e}"))?;
+        let skeleton = rigkit::io::import_skeleton(&bytes, template, &rigkit::Limits::default())
+            .map_err(|e| e.to_string())?;
+        return Ok(SkeletonSource::Given(skeleton));
+    }
+    Ok(SkeletonSource::Template(template.parse()?))
 }

@@ -54,6 +54,8 @@ pub enum ImportError {
 
     #[error("'{name}' contains no triangles to rig")]
     NoTriangles { name: String },
+    #[error("'{name}' has no skeleton (no skin lists any joints)")]
+    NoSkeleton { name: String },
 
     #[error("'{name}' has no extent: all of its vertices are at one point")]
     Degenerate { name: String },

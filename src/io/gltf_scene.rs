@@ -37,6 +37,46 @@ pub fn import(
     files: &[InputFile<'_>],
     limits: &Limits,
 ) -> Result<Character, ImportError> {
+    let (document, humanoid_nodes) = parse(json, name, limits)?;
+    let buffers = load_buffers(&document, bin, name, files)?;
+    SceneReader {
+        document: &document,
+        files,
+        buffers: &buffers,
+        name,
+        limits,
+    }
+    .read(&humanoid_nodes)
+}
+
+/// Only the skeleton of a glTF document (all skins' joints merged, at the nodes' default
+/// pose), for files that carry a skeleton without a mesh, such as rig templates.
+pub fn import_skeleton(json: &[u8], name: &str, limits: &Limits) -> Result<Skeleton, ImportError> {
+    let (document, _) = parse(json, name, limits)?;
+    let hierarchy = Hierarchy::new(&document).map_err(|reason| ImportError::Malformed {
+        name: name.into(),
+        reason,
+    })?;
+    let reader = SceneReader {
+        document: &document,
+        files: &[],
+        buffers: &[],
+        name,
+        limits,
+    };
+    let (skeleton, _) = reader.skeleton(&hierarchy)?;
+    if skeleton.joints.is_empty() {
+        return Err(ImportError::NoSkeleton { name: name.into() });
+    }
+    Ok(skeleton)
+}
+
+/// The validated document and its VRM humanoid map, before any buffer is read.
+fn parse(
+    json: &[u8],
+    name: &str,
+    limits: &Limits,
+) -> Result<(Document, Vec<(String, usize)>), ImportError> {
     let malformed = |reason: String| ImportError::Malformed {
         name: name.into(),
         reason,
@@ -63,15 +103,7 @@ pub fn import(
     check_position_references(&root).map_err(malformed)?;
     let humanoid_nodes = humanoid_nodes(&root, json);
     let document = Document::from_json(root).map_err(|e| malformed(describe(&e)))?;
-    let buffers = load_buffers(&document, bin, name, files)?;
-    SceneReader {
-        document: &document,
-        files,
-        buffers: &buffers,
-        name,
-        limits,
-    }
-    .read(&humanoid_nodes)
+    Ok((document, humanoid_nodes))
 }
 
 /// VRM's humanoid bone map as (bone, node index) pairs: VRM 0.x lists

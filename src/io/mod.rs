@@ -90,6 +90,40 @@ fn import_with(
     }
 }
 
+/// Only the skeleton of a GLB/glTF/VRM file (which may have no mesh at all, like a rig
+/// template), at the nodes' default pose.
+///
+/// # Errors
+/// As [`import`], and [`ImportError::NoSkeleton`] for a file without joints; OBJ files never
+/// have a skeleton.
+pub fn import_skeleton(
+    bytes: &[u8],
+    name: &str,
+    limits: &Limits,
+) -> Result<crate::rig::Skeleton, ImportError> {
+    if bytes.is_empty() {
+        return Err(ImportError::Empty { name: name.into() });
+    }
+    if bytes.len() > limits.max_file_bytes {
+        return Err(ImportError::TooLarge {
+            name: name.into(),
+            bytes: bytes.len(),
+            limit: limits.max_file_bytes,
+        });
+    }
+    match detect_format(bytes, name)? {
+        Format::Glb => {
+            let container = glb::split(bytes).map_err(|reason| ImportError::Malformed {
+                name: name.into(),
+                reason,
+            })?;
+            gltf_scene::import_skeleton(container.json, name, limits)
+        }
+        Format::Gltf => gltf_scene::import_skeleton(bytes, name, limits),
+        Format::Obj => Err(ImportError::NoSkeleton { name: name.into() }),
+    }
+}
+
 /// The other files a model refers to by name — a glTF document's external buffers and images,
 /// an OBJ's material libraries — so that a caller with a file system can gather them for
 /// [`import_files`]. Unreadable input gives an empty list; [`import`] reports the problem.

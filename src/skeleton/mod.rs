@@ -4,6 +4,7 @@
 //! through the voxelised body, pruned and turned into a joint hierarchy rooted at the
 //! thickest part of the body.
 
+mod adapt;
 mod auto;
 mod humanoid;
 mod level_sets;
@@ -48,6 +49,36 @@ pub enum RigError {
     NoVolume,
     #[error("the humanoid template does not fit this mesh: {reason}")]
     NotHumanoid { reason: String },
+}
+
+/// Where a character's new skeleton comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SkeletonSource {
+    /// Fitted from the mesh's shape.
+    Template(Template),
+    /// The user's own skeleton (from a rigged file or a BVH clip), adapted to the mesh with
+    /// its joints, names and hierarchy kept.
+    Given(Skeleton),
+}
+
+/// A skeleton for `mesh` from `source`: a template fitted to it, or the given skeleton adapted
+/// to it.
+///
+/// # Errors
+/// [`RigError`] as [`fit_skeleton`]; for a given skeleton also when its names do not say
+/// which joints are a humanoid's hips, head, arms and legs.
+pub fn skeleton_for(
+    mesh: &Mesh,
+    source: &SkeletonSource,
+    options: &AutoOptions,
+) -> Result<Skeleton, RigError> {
+    match source {
+        SkeletonSource::Template(template) => fit_skeleton(mesh, *template, options),
+        SkeletonSource::Given(skeleton) => {
+            let fitted = fit_skeleton(mesh, Template::Humanoid, options)?;
+            adapt::adapt_humanoid(skeleton, &fitted)
+        }
+    }
 }
 
 /// Which skeleton to fit.

@@ -42,7 +42,8 @@ pub fn rig_files(
         .map_err(|e| JsError::new(&e.to_string()))?;
     let parse = clock.lap();
     let mut skeleton_ms = 0.0;
-    rig_character(&mut character, template, max_influences, |stage| {
+    let source = crate::skeleton::SkeletonSource::Template(template);
+    rig_character(&mut character, &source, max_influences, |stage| {
         if stage == crate::pipeline::Stage::Skin {
             skeleton_ms = clock.lap();
         }

@@ -1,0 +1,114 @@
+//! A user's humanoid skeleton (BVH or rigged GLB) adapted to another body: names, hierarchy and
+//! joint count kept, joints moved inside the new body to where its parts are.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{data, load};
+use rigkit::Limits;
+use rigkit::io::bvh::Bvh;
+use rigkit::io::{ImportError, import_skeleton};
+use rigkit::mesh::winding_number;
+use rigkit::rig::Skeleton;
+use rigkit::skeleton::{AutoOptions, RigError, SkeletonSource, skeleton_for};
+use rigkit::skin::is_end_tip;
+
+fn cmu_skeleton() -> Skeleton {
+    let text = std::fs::read_to_string(data("motion/cmu/01_01.bvh")).unwrap();
+    Bvh::parse(&text, "01_01.bvh").unwrap().to_skeleton()
+}
+
+fn assert_same_hierarchy(a: &Skeleton, b: &Skeleton) {
+    assert_eq!(a.joints.len(), b.joints.len());
+    for (x, y) in a.joints.iter().zip(&b.joints) {
+        assert_eq!(x.name, y.name);
+        assert_eq!(x.parent, y.parent, "parent of {}", x.name);
+    }
+}
+
+fn position(s: &Skeleton, name: &str) -> glam::Vec3 {
+    s.joints.iter().find(|j| j.name == name).unwrap().position()
+}
+
+#[test]
+fn a_cmu_bvh_skeleton_lands_inside_the_mannequin_with_its_names() {
+    let mannequin = load("eval/mannequiny.glb");
+    let template = cmu_skeleton();
+    let source = SkeletonSource::Given(template.clone());
+    let adapted = skeleton_for(&mannequin.mesh, &source, &AutoOptions::default()).unwrap();
+    assert_same_hierarchy(&adapted, &template);
+    let artist = mannequin.skeleton.as_ref().unwrap();
+    let height = mannequin.mesh.bounds().longest_side();
+    for (theirs, ours) in [
+        ("hand.l", "LeftHand"),
+        ("lowerarm.r", "RightForeArm"),
+        ("calf.l", "LeftLeg"),
+        ("foot.r", "RightFoot"),
+        ("pelvis", "Hips"),
+    ] {
+        let d = position(artist, theirs).distance(position(&adapted, ours));
+        assert!(
+            d < 0.08 * height,
+            "{ours} is {d} from the artist's {theirs}"
+        );
+    }
+    let joints: Vec<_> = adapted
+        .joints
+        .iter()
+        .filter(|j| !is_end_tip(&j.name))
+        .collect();
+    let inside = joints
+        .iter()
+        .filter(|j| {
+            winding_number(
+                &mannequin.mesh.positions,
+                &mannequin.mesh.triangles,
+                j.position(),
+            ) > 0.5
+        })
+        .count();
+    assert!(
+        inside * 10 >= joints.len() * 9,
+        "{inside} of {} joints inside",
+        joints.len()
+    );
+}
+
+#[test]
+fn a_skeleton_only_glb_template_is_adapted_too() {
+    let mannequin = load("eval/mannequiny.glb");
+    let bytes = common::read("templates/mesh2motion/rig-human.glb");
+    let template = import_skeleton(&bytes, "rig-human.glb", &Limits::default()).unwrap();
+    assert!(template.joints.len() > 40);
+    let adapted = skeleton_for(
+        &mannequin.mesh,
+        &SkeletonSource::Given(template.clone()),
+        &AutoOptions::default(),
+    )
+    .unwrap();
+    assert_same_hierarchy(&adapted, &template);
+    let artist = mannequin.skeleton.as_ref().unwrap();
+    let d = position(artist, "hand.l").distance(position(&adapted, "hand_l"));
+    assert!(
+        d < 0.08 * mannequin.mesh.bounds().longest_side(),
+        "hand_l is {d} away"
+    );
+}
+
+#[test]
+fn non_humanoid_skeletons_and_files_without_one_are_refused_by_name() {
+    let mannequin = load("eval/mannequiny.glb");
+    let fox = load("eval/Fox.glb").skeleton.unwrap();
+    let error = skeleton_for(
+        &mannequin.mesh,
+        &SkeletonSource::Given(fox),
+        &AutoOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(error, RigError::NotHumanoid { .. }), "{error}");
+    assert!(error.to_string().contains("Hips"), "{error}");
+    let cube = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    let error = import_skeleton(cube, "cube.obj", &Limits::default()).unwrap_err();
+    assert!(matches!(error, ImportError::NoSkeleton { .. }), "{error}");
+}
