@@ -68,6 +68,7 @@ pub fn eval(args: &[String]) -> Result<(), String> {
             "--falloff" => options.falloff = parse(&value("--falloff")?)?,
             "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
             "--max-influences" => options.max_influences = parse(&value("--max-influences")?)?,
+            "--no-heat" => options.heat = false,
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
             d => dir = Some(PathBuf::from(d)),
         }
@@ -129,8 +130,14 @@ pub fn eval(args: &[String]) -> Result<(), String> {
         "weights from files".to_owned()
     } else {
         format!(
-            "{method} (resolution {}, falloff {}, smoothing {})",
-            options.resolution, options.falloff, options.smoothing
+            "{method} (resolution {}, {}, smoothing {})",
+            options.resolution,
+            if options.heat {
+                "bone heat".to_owned()
+            } else {
+                format!("falloff {}", options.falloff)
+            },
+            options.smoothing
         )
     };
     let report = Report {

@@ -11,7 +11,12 @@
 use glam::{Mat4, Vec3};
 
 use super::RigError;
-use crate::rig::{Joint, JointId, Skeleton};
+use super::curves::{
+    Path, arc_of_nearest, arc_where, bend_between, common_prefix, departure, length, limb_from,
+    point_at_fraction, point_at_length, reject, tip_paths,
+};
+use super::joint_list::JointList;
+use crate::rig::{JointId, Skeleton};
 
 /// More tips than this (a creature with many legs or spikes) is not searched for a humanoid.
 const MAX_TIPS: usize = 16;
@@ -31,9 +36,6 @@ struct Roles {
     legs: [usize; 2],
     score: f32,
 }
-
-/// A polyline from the root of the curve skeleton to one of its tips.
-type Path = Vec<Vec3>;
 
 /// Fits the humanoid template using the curve skeleton `auto` of the same mesh; `inside`
 /// moves a point into the body.
@@ -188,48 +190,21 @@ pub fn fit_humanoid(
     Ok(skeleton)
 }
 
+/// Joints named with Mixamo's prefix.
 #[derive(Default)]
 struct TemplateBuilder {
-    joints: Vec<Joint>,
+    joints: JointList,
 }
 
 impl TemplateBuilder {
     fn add(&mut self, name: &str, parent: Option<JointId>, at: Vec3) -> JointId {
-        self.joints.push(Joint {
-            name: format!("{MIXAMO_PREFIX}{name}"),
-            parent,
-            world_bind: Mat4::from_translation(at),
-        });
-        JointId(self.joints.len() as u32 - 1)
+        self.joints
+            .add(format!("{MIXAMO_PREFIX}{name}"), parent, at)
     }
 
     fn finish(self) -> Skeleton {
-        Skeleton {
-            joints: self.joints,
-        }
+        self.joints.finish()
     }
-}
-
-/// Each tip's path from the root: the joint positions along its ancestry.
-fn tip_paths(skeleton: &Skeleton) -> Vec<Path> {
-    let mut has_child = vec![false; skeleton.joints.len()];
-    for b in skeleton.bones() {
-        has_child[b.parent.index()] = true;
-    }
-    (0..skeleton.joints.len())
-        .filter(|&i| !has_child[i])
-        .map(|tip| {
-            let mut path = Vec::new();
-            let mut at = Some(JointId(tip as u32));
-            while let Some(j) = at.and_then(|j| skeleton.joint(j)) {
-                path.push(j.position());
-                at = j.parent;
-            }
-            path.reverse();
-            path
-        })
-        .filter(|p| p.len() >= 2)
-        .collect()
 }
 
 /// The best head, arm pair and leg pair among the tips `ends`, or `None` when nothing is
@@ -296,11 +271,6 @@ fn role_score(ends: &[Vec3], head: usize, arms: [usize; 2], legs: [usize; 2], si
     score
 }
 
-/// `v` without its component along the unit vector `axis`.
-fn reject(v: Vec3, axis: Vec3) -> Vec3 {
-    v - axis * v.dot(axis)
-}
-
 fn order_by_side(tips: &[Path], pair: [usize; 2], left: Vec3) -> (usize, usize) {
     let end = |i: usize| tips[i][tips[i].len() - 1].dot(left);
     if end(pair[0]) >= end(pair[1]) {
@@ -308,99 +278,6 @@ fn order_by_side(tips: &[Path], pair: [usize; 2], left: Vec3) -> (usize, usize) 
     } else {
         (pair[1], pair[0])
     }
-}
-
-/// The last point two root-to-tip paths share.
-fn common_prefix(a: &Path, b: &Path) -> Vec3 {
-    let mut last = a[0];
-    for (p, q) in a.iter().zip(b) {
-        if p != q {
-            break;
-        }
-        last = *p;
-    }
-    last
-}
-
-/// Where `path` leaves `trunk`: its last point that lies on it.
-fn departure(path: &Path, trunk: &Path) -> Vec3 {
-    path[leaving_index(path, trunk)]
-}
-
-/// The part of `path` from where it leaves `trunk` to its tip.
-fn limb_from(path: &Path, trunk: &Path) -> Path {
-    path[leaving_index(path, trunk)..].to_vec()
-}
-
-fn leaving_index(path: &Path, trunk: &Path) -> usize {
-    path.iter().rposition(|p| trunk.contains(p)).unwrap_or(0)
-}
-
-fn length(path: &Path) -> f32 {
-    path.windows(2).map(|w| w[0].distance(w[1])).sum()
-}
-
-fn point_at_length(path: &Path, mut s: f32) -> Vec3 {
-    for w in path.windows(2) {
-        let l = w[0].distance(w[1]);
-        if s <= l {
-            return w[0].lerp(w[1], if l > 0.0 { s / l } else { 0.0 });
-        }
-        s -= l;
-    }
-    path[path.len() - 1]
-}
-
-fn point_at_fraction(path: &Path, f: f32) -> Vec3 {
-    point_at_length(path, f * length(path))
-}
-
-/// Arc length along `path` of its point nearest to `p`.
-fn arc_of_nearest(path: &Path, p: Vec3) -> f32 {
-    let mut best = (f32::INFINITY, 0.0);
-    let mut s = 0.0;
-    for w in path.windows(2) {
-        let d = w[1] - w[0];
-        let l = d.length();
-        let t = if l > 0.0 {
-            ((p - w[0]).dot(d) / (l * l)).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let dist = p.distance(w[0] + d * t);
-        if dist < best.0 {
-            best = (dist, s + t * l);
-        }
-        s += l;
-    }
-    best.1
-}
-
-/// The first arc length (sampled finely) where `pred` holds.
-fn arc_where(path: &Path, pred: impl Fn(Vec3) -> bool) -> Option<f32> {
-    let total = length(path);
-    (0..=200)
-        .map(|i| total * i as f32 / 200.0)
-        .find(|&s| pred(point_at_length(path, s)))
-}
-
-/// The sharpest bend of `path` between fractions `from` and `to` of its length, if it bends
-/// by more than 15° there.
-fn bend_between(path: &Path, from: f32, to: f32) -> Option<Vec3> {
-    let total = length(path);
-    let step = 0.08 * total;
-    let mut best: Option<(f32, Vec3)> = None;
-    for i in 0..=20 {
-        let s = total * (from + (to - from) * i as f32 / 20.0);
-        let p = point_at_length(path, s);
-        let before = (p - point_at_length(path, (s - step).max(0.0))).normalize_or_zero();
-        let after = (point_at_length(path, (s + step).min(total)) - p).normalize_or_zero();
-        let turn = before.dot(after).clamp(-1.0, 1.0).acos();
-        if turn > 15f32.to_radians() && best.is_none_or(|(t, _)| turn > t) {
-            best = Some((turn, p));
-        }
-    }
-    best.map(|(_, p)| p)
 }
 
 /// Makes left and right joints mirror images across the plane through `hips` with normal

@@ -6,8 +6,12 @@
 
 mod adapt;
 mod auto;
+mod chain;
+mod curves;
 mod humanoid;
+mod joint_list;
 mod level_sets;
+mod quadruped;
 
 pub use auto::{ChainOptions, Interior};
 pub use humanoid::MIXAMO_PREFIX;
@@ -49,6 +53,8 @@ pub enum RigError {
     NoVolume,
     #[error("the humanoid template does not fit this mesh: {reason}")]
     NotHumanoid { reason: String },
+    #[error("the quadruped template does not fit this mesh: {reason}")]
+    NotQuadruped { reason: String },
 }
 
 /// Where a character's new skeleton comes from.
@@ -89,6 +95,10 @@ pub enum Template {
     /// Mixamo-named biped: hips, three spine joints, neck, head, shoulders, arms, forearms,
     /// hands, legs, feet and toes.
     Humanoid,
+    /// Four legs, spine, neck, head and tail.
+    Quadruped,
+    /// One chain from the thick end of a long body to the thin one (snake, fish, tentacle).
+    Chain,
 }
 
 impl std::str::FromStr for Template {
@@ -98,8 +108,10 @@ impl std::str::FromStr for Template {
         match s {
             "auto" => Ok(Self::Auto),
             "humanoid" => Ok(Self::Humanoid),
+            "quadruped" => Ok(Self::Quadruped),
+            "chain" => Ok(Self::Chain),
             other => Err(format!(
-                "unknown template '{other}'; available: auto, humanoid"
+                "unknown template '{other}'; available: auto, humanoid, quadruped, chain"
             )),
         }
     }
@@ -145,6 +157,8 @@ pub fn fit_skeleton(
     match template {
         Template::Auto => Ok(auto),
         Template::Humanoid => humanoid::fit_humanoid(&auto, longest, &|p| interior.inside(p)),
+        Template::Quadruped => quadruped::fit_quadruped(&auto, longest, &|p| interior.inside(p)),
+        Template::Chain => chain::fit_chain(&auto, longest, &|p| interior.inside(p)),
     }
 }
 

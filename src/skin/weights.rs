@@ -82,6 +82,22 @@ impl WeldedSurface {
     }
 }
 
+impl WeldedSurface {
+    /// The canonical vertices in order, and each vertex's index among them.
+    pub fn compact(&self) -> (Vec<usize>, Vec<u32>) {
+        let mut index = vec![u32::MAX; self.canonical.len()];
+        let mut compact = Vec::new();
+        for (v, &c) in self.canonical.iter().enumerate() {
+            if c as usize == v {
+                index[v] = compact.len() as u32;
+                compact.push(v);
+            }
+        }
+        let of_vertex = self.canonical.iter().map(|&c| index[c as usize]).collect();
+        (compact, of_vertex)
+    }
+}
+
 /// Merges the weights of vertices at one position, runs `iterations` passes of
 /// `w ← (1 − λ) w + λ · mean(neighbours' w)` over the welded surface, then keeps the strongest
 /// `k` influences of each vertex, normalised.

@@ -1,0 +1,41 @@
+use glam::{Mat4, Vec3};
+
+use crate::rig::{Joint, JointId, Skeleton};
+
+/// A skeleton being laid out by a template: joints added parents first, at world positions.
+#[derive(Default)]
+pub struct JointList {
+    joints: Vec<Joint>,
+}
+
+impl JointList {
+    pub fn add(&mut self, name: impl Into<String>, parent: Option<JointId>, at: Vec3) -> JointId {
+        self.joints.push(Joint {
+            name: name.into(),
+            parent,
+            world_bind: Mat4::from_translation(at),
+        });
+        JointId(self.joints.len() as u32 - 1)
+    }
+
+    /// Joints at `points`, each the child of the one before, the first under `parent`, named
+    /// `name(k)` for k = 1, 2, …; returns the last (or `parent` for no points).
+    pub fn add_chain(
+        &mut self,
+        name: impl Fn(usize) -> String,
+        parent: Option<JointId>,
+        points: &[Vec3],
+    ) -> Option<JointId> {
+        let mut last = parent;
+        for (k, &p) in points.iter().enumerate() {
+            last = Some(self.add(name(k + 1), last, p));
+        }
+        last
+    }
+
+    pub fn finish(self) -> Skeleton {
+        Skeleton {
+            joints: self.joints,
+        }
+    }
+}
