@@ -1,5 +1,5 @@
-//! The creature templates: a chain for long bodies and a quadruped — named joints in the right
-//! places, inside the body, in the input's frame.
+//! The creature templates: a chain for long bodies, a quadruped and a bird — named joints in
+//! the right places, inside the body, in the input's frame.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -90,6 +90,41 @@ fn a_fox_gets_four_named_legs_a_head_and_a_tail() {
         );
     }
     assert_mostly_inside(&fox, &quad, "fox");
+}
+
+#[test]
+fn a_bird_gets_wings_legs_a_head_and_a_tail() {
+    let bird = load("train/mesh2motion-variations/bird-base.glb");
+    let skeleton = fit(&bird, Template::Bird);
+    let artist = bird.skeleton.as_ref().unwrap();
+    let size = bird.mesh.bounds().longest_side();
+    for (ours, theirs) in [
+        ("head", "head"),
+        ("wing_end_L", "wing_tip_L"),
+        ("wing_end_R", "wing_tip_R"),
+    ] {
+        let d = position(&skeleton, ours).distance(position(artist, theirs));
+        assert!(
+            d < 0.15 * size,
+            "{ours} is {d} from the artist's {theirs} (size {size})"
+        );
+    }
+    for name in [
+        "hips",
+        "chest",
+        "tail_end",
+        "wing_2_L",
+        "upper_leg_L",
+        "toes_end_L",
+    ] {
+        position(&skeleton, name);
+    }
+    // Wings spread wider than the legs stand.
+    let wings = position(&skeleton, "wing_end_L").distance(position(&skeleton, "wing_end_R"));
+    let hips = position(&skeleton, "hips");
+    let feet = position(&skeleton, "toes_end_L").distance(hips);
+    assert!(wings > 2.0 * feet, "wings {wings}, feet {feet}");
+    assert_mostly_inside(&bird, &skeleton, "bird");
 }
 
 #[test]

@@ -20,10 +20,10 @@ USAGE:
     rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations]
                                   Write IN as a GLB, keeping its rig and animations;
                                   weights normalised
-    rigkit rig MESH -o OUT.glb [--template auto|humanoid|quadruped|chain|FILE.glb|FILE.bvh]
+    rigkit rig MESH -o OUT.glb [--template auto|humanoid|quadruped|bird|chain|FILE.glb|FILE.bvh]
                                [--method geometric] [--max-influences 4|8]
                                   Fit a skeleton to any mesh (auto: curve skeleton of its
-                                  volume; humanoid: Mixamo names; quadruped; chain: one
+                                  volume; humanoid: Mixamo names; quadruped; bird; chain: one
                                   line of joints for long bodies; a file: that humanoid
                                   skeleton adapted, names and hierarchy kept) and skin it;
                                   the input's vertices and frame are kept

@@ -199,6 +199,16 @@ pub struct Interior<'a> {
 }
 
 impl Interior<'_> {
+    /// How many voxels under the surface `p` lies (0 outside).
+    pub fn depth_at(&self, p: Vec3) -> f32 {
+        let c = self.solid.grid.cell(p);
+        if self.solid.is_solid(c) {
+            self.depth[self.solid.grid.index(c)]
+        } else {
+            0.0
+        }
+    }
+
     /// `p` when it lies under the surface, else the centre of the nearest voxel that does
     /// (the centroid of a curved piece can fall outside, and a tip's piece lies on the
     /// surface); in parts too thin for that, the nearest solid voxel.

@@ -6,6 +6,7 @@
 
 mod adapt;
 mod auto;
+mod bird;
 mod chain;
 mod curves;
 mod humanoid;
@@ -55,6 +56,8 @@ pub enum RigError {
     NotHumanoid { reason: String },
     #[error("the quadruped template does not fit this mesh: {reason}")]
     NotQuadruped { reason: String },
+    #[error("the bird template does not fit this mesh: {reason}")]
+    NotBird { reason: String },
 }
 
 /// Where a character's new skeleton comes from.
@@ -97,6 +100,8 @@ pub enum Template {
     Humanoid,
     /// Four legs, spine, neck, head and tail.
     Quadruped,
+    /// Two wings, two legs, spine, neck, head and tail.
+    Bird,
     /// One chain from the thick end of a long body to the thin one (snake, fish, tentacle).
     Chain,
 }
@@ -109,9 +114,10 @@ impl std::str::FromStr for Template {
             "auto" => Ok(Self::Auto),
             "humanoid" => Ok(Self::Humanoid),
             "quadruped" => Ok(Self::Quadruped),
+            "bird" => Ok(Self::Bird),
             "chain" => Ok(Self::Chain),
             other => Err(format!(
-                "unknown template '{other}'; available: auto, humanoid, quadruped, chain"
+                "unknown template '{other}'; available: auto, humanoid, quadruped, bird, chain"
             )),
         }
     }
@@ -159,6 +165,9 @@ pub fn fit_skeleton(
         Template::Humanoid => humanoid::fit_humanoid(&auto, longest, &|p| interior.inside(p)),
         Template::Quadruped => quadruped::fit_quadruped(&auto, longest, &|p| interior.inside(p)),
         Template::Chain => chain::fit_chain(&auto, longest, &|p| interior.inside(p)),
+        Template::Bird => bird::fit_bird(&auto, longest, &|p| interior.inside(p), &|p| {
+            interior.depth_at(p)
+        }),
     }
 }
 
