@@ -1,5 +1,6 @@
-//! A user's humanoid skeleton (BVH or rigged GLB) adapted to another body: names, hierarchy and
-//! joint count kept, joints moved inside the new body to where its parts are.
+//! A user's skeleton (BVH or rigged GLB) adapted to another body: names, hierarchy and joint
+//! count kept, joints moved inside the new body to where its parts are — part by part for a
+//! humanoid, by the bounds for any other creature.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -11,7 +12,7 @@ use rigkit::io::bvh::Bvh;
 use rigkit::io::{ImportError, import_skeleton};
 use rigkit::mesh::winding_number;
 use rigkit::rig::Skeleton;
-use rigkit::skeleton::{AutoOptions, RigError, SkeletonSource, skeleton_for};
+use rigkit::skeleton::{AutoOptions, SkeletonSource, skeleton_for};
 use rigkit::skin::is_end_tip;
 
 fn cmu_skeleton() -> Skeleton {
@@ -97,18 +98,47 @@ fn a_skeleton_only_glb_template_is_adapted_too() {
 }
 
 #[test]
-fn non_humanoid_skeletons_and_files_without_one_are_refused_by_name() {
-    let mannequin = load("eval/mannequiny.glb");
-    let fox = load("eval/Fox.glb").skeleton.unwrap();
-    let error = skeleton_for(
-        &mannequin.mesh,
-        &SkeletonSource::Given(fox),
+fn a_creature_skeleton_is_stretched_onto_its_mesh_keeping_its_names() {
+    // Mesh2Motion's fox rig template (no mesh of its own) onto the eval fox.
+    let fox = load("eval/Fox.glb");
+    let bytes = common::read("templates/mesh2motion/rig-fox.glb");
+    let template = import_skeleton(&bytes, "rig-fox.glb", &Limits::default()).unwrap();
+    let adapted = skeleton_for(
+        &fox.mesh,
+        &SkeletonSource::Given(template.clone()),
         &AutoOptions::default(),
     )
-    .unwrap_err();
-    assert!(matches!(error, RigError::NotHumanoid { .. }), "{error}");
-    assert!(error.to_string().contains("Hips"), "{error}");
+    .unwrap();
+    assert_same_hierarchy(&adapted, &template);
+    let artist = fox.skeleton.as_ref().unwrap();
+    let size = fox.mesh.bounds().longest_side();
+    for (ours, theirs) in [
+        ("Head", "b_Head_05"),
+        ("Hips", "b_Hip_01"),
+        ("Tail_End", "b_Tail03_014"),
+    ] {
+        let d = position(&adapted, ours).distance(position(artist, theirs));
+        assert!(
+            d < 0.15 * size,
+            "{ours} is {d} from the artist's {theirs} (size {size})"
+        );
+    }
+    let inside = adapted
+        .joints
+        .iter()
+        .filter(|j| winding_number(&fox.mesh.positions, &fox.mesh.triangles, j.position()) > 0.5)
+        .count();
+    assert!(
+        inside * 10 >= adapted.joints.len() * 9,
+        "{inside} of {} inside",
+        adapted.joints.len()
+    );
+}
+
+#[test]
+fn files_without_a_skeleton_are_refused_by_name() {
     let cube = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
     let error = import_skeleton(cube, "cube.obj", &Limits::default()).unwrap_err();
     assert!(matches!(error, ImportError::NoSkeleton { .. }), "{error}");
+    assert!(error.to_string().contains("cube.obj"), "{error}");
 }

@@ -29,6 +29,15 @@ const REQUIRED: [HumanoidRole; 11] = [
     HumanoidRole::LowerLeg(Side::Left),
 ];
 
+/// Whether `skeleton`'s joint names say which joints are a humanoid's hips, head, arms and
+/// legs.
+pub fn has_humanoid_names(skeleton: &Skeleton) -> bool {
+    let roles = humanoid_roles(skeleton);
+    REQUIRED
+        .iter()
+        .all(|r| roles.iter().any(|(found, _)| found == r))
+}
+
 /// The Mixamo joint of the fitted template that plays each role.
 fn mixamo_name(role: HumanoidRole) -> String {
     let sided = |side: Side, part: &str| {

@@ -253,7 +253,24 @@ impl Interior<'_> {
             .copied()
             .find(|q| surface(*q))
             .or_else(|| candidates.first().copied())
-            .unwrap_or(p)
+            .unwrap_or_else(|| self.nearest_in_body(p))
+    }
+
+    /// The centre of the deepest-enough voxel nearest to `p` anywhere in the body, for points
+    /// far outside it (a stretched template's ear tip); `p` itself if the body is empty.
+    fn nearest_in_body(&self, p: Vec3) -> Vec3 {
+        let grid = &self.solid.grid;
+        let mut best: Option<(f32, Vec3)> = None;
+        for (i, &d) in self.depth.iter().enumerate() {
+            if d >= 2.0 {
+                let q = grid.center(grid.cell_of_index(i));
+                let dist = q.distance_squared(p);
+                if best.is_none_or(|(b, _)| dist < b) {
+                    best = Some((dist, q));
+                }
+            }
+        }
+        best.map_or(p, |(_, q)| q)
     }
 
     /// The centre of the voxel nearest to `p` (within 4 voxels of `c`) at least `min_depth`

@@ -5,6 +5,7 @@
 //! thickest part of the body.
 
 mod adapt;
+mod align;
 mod auto;
 mod bird;
 mod chain;
@@ -71,11 +72,12 @@ pub enum SkeletonSource {
 }
 
 /// A skeleton for `mesh` from `source`: a template fitted to it, or the given skeleton adapted
-/// to it.
+/// to it — part by part when its joint names say it is a humanoid, else stretched from its
+/// joints' bounds onto the mesh's (same up and forward axes assumed) with every joint moved
+/// under the surface.
 ///
 /// # Errors
-/// [`RigError`] as [`fit_skeleton`]; for a given skeleton also when its names do not say
-/// which joints are a humanoid's hips, head, arms and legs.
+/// [`RigError`] as [`fit_skeleton`].
 pub fn skeleton_for(
     mesh: &Mesh,
     source: &SkeletonSource,
@@ -83,9 +85,51 @@ pub fn skeleton_for(
 ) -> Result<Skeleton, RigError> {
     match source {
         SkeletonSource::Template(template) => fit_skeleton(mesh, *template, options),
-        SkeletonSource::Given(skeleton) => {
+        SkeletonSource::Given(skeleton) if adapt::has_humanoid_names(skeleton) => {
             let fitted = fit_skeleton(mesh, Template::Humanoid, options)?;
             adapt::adapt_humanoid(skeleton, &fitted)
+        }
+        SkeletonSource::Given(skeleton) => {
+            let body = Body::of(mesh, options)?;
+            let interior = body.interior(mesh);
+            Ok(align::align_to_bounds(
+                skeleton,
+                &mesh.bounds(),
+                JOINT_MARGIN,
+                &|p| interior.inside(p),
+            ))
+        }
+    }
+}
+
+/// How far inside its mesh's bounds a rig's joints usually stop, as a share of the joints'
+/// own extent per side (feet joints above the soles, head joint inside the head).
+const JOINT_MARGIN: f32 = 0.08;
+
+/// The voxelised body of a mesh and how deep each voxel lies: what every fit works in.
+struct Body {
+    solid: Solid,
+    depth: Vec<f32>,
+}
+
+impl Body {
+    fn of(mesh: &Mesh, options: &AutoOptions) -> Result<Self, RigError> {
+        if mesh.triangles.is_empty() || mesh.positions.is_empty() {
+            return Err(RigError::EmptyMesh);
+        }
+        let solid = capped_solid(mesh, options.resolution, options.max_solid_voxels);
+        if solid.count() == 0 {
+            return Err(RigError::NoVolume);
+        }
+        let depth = depth_inside(&solid);
+        Ok(Self { solid, depth })
+    }
+
+    fn interior<'a>(&'a self, mesh: &'a Mesh) -> Interior<'a> {
+        Interior {
+            solid: &self.solid,
+            depth: &self.depth,
+            mesh,
         }
     }
 }
@@ -141,21 +185,10 @@ pub fn fit_skeleton(
     template: Template,
     options: &AutoOptions,
 ) -> Result<Skeleton, RigError> {
-    if mesh.triangles.is_empty() || mesh.positions.is_empty() {
-        return Err(RigError::EmptyMesh);
-    }
-    let solid = capped_solid(mesh, options.resolution, options.max_solid_voxels);
-    if solid.count() == 0 {
-        return Err(RigError::NoVolume);
-    }
-    let depth = depth_inside(&solid);
-    let graph = shell_graph(&solid, &depth, options.shell_width.max(2.0));
+    let body = Body::of(mesh, options)?;
+    let graph = shell_graph(&body.solid, &body.depth, options.shell_width.max(2.0));
     let longest = mesh.bounds().longest_side();
-    let interior = Interior {
-        solid: &solid,
-        depth: &depth,
-        mesh,
-    };
+    let interior = body.interior(mesh);
     let auto = auto::joints_from_graph(&graph, &interior, longest, &options.chains);
     if auto.joints.is_empty() {
         return Err(RigError::NoVolume);
