@@ -129,30 +129,7 @@ fn plus() -> Mesh {
         (Vec3::new(-0.4, -0.4, -3.5), Vec3::new(0.4, 0.4, -1.0)),
     ];
     for (lo, hi) in boxes {
-        let base = mesh.positions.len() as u32;
-        for i in 0..8u32 {
-            mesh.positions.push(Vec3::new(
-                if i & 1 == 0 { lo.x } else { hi.x },
-                if i & 2 == 0 { lo.y } else { hi.y },
-                if i & 4 == 0 { lo.z } else { hi.z },
-            ));
-        }
-        for t in [
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ] {
-            mesh.triangles.push(t.map(|i: u32| i + base));
-        }
+        common::add_box(&mut mesh, lo, hi);
     }
     mesh
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::load;
+use common::{add_box, load};
 use glam::{Mat4, Vec3};
 use rigkit::eval::skin_metrics;
 use rigkit::mesh::Mesh;
@@ -47,34 +47,6 @@ fn real_characters_get_complete_weights_close_to_the_artists() {
         assert!(m.l1 < 0.8, "{rel}: L1 {}", m.l1);
         assert!(m.recall > 0.6, "{rel}: recall {}", m.recall);
         assert!(m.deformation < 1.5, "{rel}: deformation {}", m.deformation);
-    }
-}
-
-/// A closed box as 12 outward triangles, appended to `mesh`.
-fn add_box(mesh: &mut Mesh, lo: Vec3, hi: Vec3) {
-    let base = mesh.positions.len() as u32;
-    for i in 0..8u32 {
-        mesh.positions.push(Vec3::new(
-            if i & 1 == 0 { lo.x } else { hi.x },
-            if i & 2 == 0 { lo.y } else { hi.y },
-            if i & 4 == 0 { lo.z } else { hi.z },
-        ));
-    }
-    for t in [
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ] {
-        mesh.triangles.push(t.map(|i: u32| i + base));
     }
 }
 

@@ -33,12 +33,7 @@ pub fn skin(args: &[String]) -> Result<(), String> {
                         ))?;
             }
             "--max-influences" => {
-                let v = value("--max-influences")?;
-                export.max_influences = match v.as_str() {
-                    "4" => 4,
-                    "8" => 8,
-                    _ => return Err(format!("--max-influences: '{v}' is not 4 or 8")),
-                };
+                export.max_influences = influences(&value("--max-influences")?)?;
                 options.max_influences = export.max_influences;
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
@@ -86,14 +81,7 @@ pub fn rig(args: &[String]) -> Result<(), String> {
                     return Err(format!("unknown method '{method}'; available: geometric"));
                 }
             }
-            "--max-influences" => {
-                let v = value("--max-influences")?;
-                export.max_influences = match v.as_str() {
-                    "4" => 4,
-                    "8" => 8,
-                    _ => return Err(format!("--max-influences: '{v}' is not 4 or 8")),
-                };
-            }
+            "--max-influences" => export.max_influences = influences(&value("--max-influences")?)?,
             flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
             file => input = Some(file.to_owned()),
         }
@@ -140,4 +128,13 @@ fn skeleton_source(template: &str) -> Result<rigkit::skeleton::SkeletonSource, S
         return Ok(SkeletonSource::Given(skeleton));
     }
     Ok(SkeletonSource::Template(template.parse()?))
+}
+
+/// The value of `--max-influences`: 4 or 8, what glTF's `JOINTS_n` sets hold.
+fn influences(value: &str) -> Result<usize, String> {
+    match value {
+        "4" => Ok(4),
+        "8" => Ok(8),
+        _ => Err(format!("--max-influences: '{value}' is not 4 or 8")),
+    }
 }

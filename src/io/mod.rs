@@ -67,16 +67,7 @@ fn import_with(
     limits: &Limits,
 ) -> Result<Character, ImportError> {
     let InputFile { name, bytes } = *main;
-    if bytes.is_empty() {
-        return Err(ImportError::Empty { name: name.into() });
-    }
-    if bytes.len() > limits.max_file_bytes {
-        return Err(ImportError::TooLarge {
-            name: name.into(),
-            bytes: bytes.len(),
-            limit: limits.max_file_bytes,
-        });
-    }
+    check_size(bytes, name, limits)?;
     match detect_format(bytes, name)? {
         Format::Glb => {
             let container = glb::split(bytes).map_err(|reason| ImportError::Malformed {
@@ -101,16 +92,7 @@ pub fn import_skeleton(
     name: &str,
     limits: &Limits,
 ) -> Result<crate::rig::Skeleton, ImportError> {
-    if bytes.is_empty() {
-        return Err(ImportError::Empty { name: name.into() });
-    }
-    if bytes.len() > limits.max_file_bytes {
-        return Err(ImportError::TooLarge {
-            name: name.into(),
-            bytes: bytes.len(),
-            limit: limits.max_file_bytes,
-        });
-    }
+    check_size(bytes, name, limits)?;
     match detect_format(bytes, name)? {
         Format::Glb => {
             let container = glb::split(bytes).map_err(|reason| ImportError::Malformed {
@@ -122,6 +104,21 @@ pub fn import_skeleton(
         Format::Gltf => gltf_scene::import_skeleton(bytes, name, limits),
         Format::Obj => Err(ImportError::NoSkeleton { name: name.into() }),
     }
+}
+
+/// An empty or oversized input is refused before anything is parsed.
+fn check_size(bytes: &[u8], name: &str, limits: &Limits) -> Result<(), ImportError> {
+    if bytes.is_empty() {
+        return Err(ImportError::Empty { name: name.into() });
+    }
+    if bytes.len() > limits.max_file_bytes {
+        return Err(ImportError::TooLarge {
+            name: name.into(),
+            bytes: bytes.len(),
+            limit: limits.max_file_bytes,
+        });
+    }
+    Ok(())
 }
 
 /// The other files a model refers to by name — a glTF document's external buffers and images,

@@ -13,10 +13,10 @@ use glam::Vec3;
 use super::RigError;
 use super::curves::{
     bend_between, common_prefix, length, limb_from, point_at_fraction, point_at_length, reject,
-    route, tip_paths, up_to,
+    route, tip_paths_and_root, up_to,
 };
 use super::joint_list::JointList;
-use crate::rig::{JointId, Skeleton};
+use crate::rig::Skeleton;
 
 /// More tips than this is not searched.
 const MAX_TIPS: usize = 16;
@@ -33,9 +33,8 @@ pub fn fit_bird(
     thickness: &dyn Fn(Vec3) -> f32,
 ) -> Result<Skeleton, RigError> {
     let not_bird = |reason: String| RigError::NotBird { reason };
-    let mut tips = tip_paths(auto);
+    let tips = tip_paths_and_root(auto);
     let root = auto.joints.first().map_or(Vec3::ZERO, |j| j.position());
-    tips.push(vec![root]);
     if tips.len() < 5 {
         return Err(not_bird(format!(
             "its shape has {} limbs and a bird needs two wings, two legs and a head",
@@ -156,8 +155,7 @@ pub fn fit_bird(
         let limb = limb_from(&tips[wings[i]], &tips[wings[1 - i]]);
         let elbow =
             bend_between(&limb, 0.3, 0.55).unwrap_or_else(|| point_at_fraction(&limb, 0.42));
-        add_limb(
-            &mut b,
+        b.add_limb(
             chest,
             &[
                 (format!("wing_1_{suffix}"), point_at_fraction(&limb, 0.1)),
@@ -172,8 +170,7 @@ pub fn fit_bird(
         let suffix = if k == 0 { "L" } else { "R" };
         let other = legs.get(1 - k).copied().unwrap_or(head);
         let limb = limb_from(&tips[leg], &tips[other]);
-        add_limb(
-            &mut b,
+        b.add_limb(
             hips,
             &[
                 (
@@ -191,16 +188,4 @@ pub fn fit_bird(
         );
     }
     Ok(b.finish())
-}
-
-fn add_limb(
-    b: &mut JointList,
-    parent: JointId,
-    joints: &[(String, Vec3)],
-    inside: &dyn Fn(Vec3) -> Vec3,
-) {
-    let mut last = parent;
-    for (name, p) in joints {
-        last = b.add(name.clone(), Some(last), inside(*p));
-    }
 }

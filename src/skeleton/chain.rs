@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::RigError;
-use super::curves::{Path, arc_of_nearest, length, point_at_length, route, tip_paths};
+use super::curves::{Path, arc_of_nearest, length, point_at_length, route, tip_paths_and_root};
 use super::joint_list::JointList;
 use crate::rig::Skeleton;
 
@@ -19,10 +19,7 @@ pub fn fit_chain(
     size: f32,
     inside: &dyn Fn(Vec3) -> Vec3,
 ) -> Result<Skeleton, RigError> {
-    let mut tips = tip_paths(auto);
-    if let Some(root) = auto.joints.first() {
-        tips.push(vec![root.position()]);
-    }
+    let tips = tip_paths_and_root(auto);
     // The longest route between two tips: up one's path to where they part, down the other's.
     let mut best: Option<(f32, Path)> = None;
     for (i, a) in tips.iter().enumerate() {

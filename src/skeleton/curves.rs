@@ -30,6 +30,17 @@ pub fn tip_paths(skeleton: &Skeleton) -> Vec<Path> {
         .collect()
 }
 
+/// Every tip's path, and the root itself as a path of one point (a big-headed character or a
+/// snake is thickest at its head, where the curve skeleton is rooted, so the root can be an
+/// end of the body too).
+pub fn tip_paths_and_root(skeleton: &Skeleton) -> Vec<Path> {
+    let mut tips = tip_paths(skeleton);
+    if let Some(root) = skeleton.joints.first() {
+        tips.push(vec![root.position()]);
+    }
+    tips
+}
+
 /// `v` without its component along the unit vector `axis`.
 pub fn reject(v: Vec3, axis: Vec3) -> Vec3 {
     v - axis * v.dot(axis)

@@ -13,7 +13,7 @@ use glam::{Mat4, Vec3};
 use super::RigError;
 use super::curves::{
     Path, arc_of_nearest, arc_where, bend_between, common_prefix, departure, length, limb_from,
-    point_at_fraction, point_at_length, reject, tip_paths,
+    point_at_fraction, point_at_length, reject, tip_paths_and_root,
 };
 use super::joint_list::JointList;
 use crate::rig::{JointId, Skeleton};
@@ -44,11 +44,7 @@ pub fn fit_humanoid(
     size: f32,
     inside: &dyn Fn(Vec3) -> Vec3,
 ) -> Result<Skeleton, RigError> {
-    let mut tips = tip_paths(auto);
-    // The root itself may be the head (a big-headed character is thickest there).
-    if let Some(root) = auto.joints.first() {
-        tips.push(vec![root.position()]);
-    }
+    let tips = tip_paths_and_root(auto);
     if tips.len() < 5 {
         return Err(RigError::NotHumanoid {
             reason: format!("its shape has {} limbs and a humanoid needs 5", tips.len()),

@@ -33,6 +33,20 @@ impl JointList {
         last
     }
 
+    /// A limb: each `(name, position)` the child of the one before, the first under `parent`,
+    /// each position moved by `inside`.
+    pub fn add_limb(
+        &mut self,
+        parent: JointId,
+        joints: &[(String, Vec3)],
+        inside: &dyn Fn(Vec3) -> Vec3,
+    ) {
+        let mut last = parent;
+        for (name, p) in joints {
+            last = self.add(name.clone(), Some(last), inside(*p));
+        }
+    }
+
     pub fn finish(self) -> Skeleton {
         Skeleton {
             joints: self.joints,

@@ -13,7 +13,7 @@ use glam::Vec3;
 use super::RigError;
 use super::curves::{
     Path, bend_between, common_prefix, length, limb_from, point_at_fraction, point_at_length,
-    route, tip_paths, up_to,
+    route, tip_paths_and_root, up_to,
 };
 use super::joint_list::JointList;
 use crate::rig::{JointId, Skeleton};
@@ -42,10 +42,7 @@ pub fn fit_quadruped(
     inside: &dyn Fn(Vec3) -> Vec3,
 ) -> Result<Skeleton, RigError> {
     let not_quadruped = |reason: String| RigError::NotQuadruped { reason };
-    let mut tips = tip_paths(auto);
-    if let Some(root) = auto.joints.first() {
-        tips.push(vec![root.position()]);
-    }
+    let tips = tip_paths_and_root(auto);
     if tips.len() < 5 {
         return Err(not_quadruped(format!(
             "its shape has {} limbs and a quadruped needs four legs and a head",
@@ -142,17 +139,15 @@ fn add_leg(
     inside: &dyn Fn(Vec3) -> Vec3,
 ) {
     let knee = bend_between(limb, 0.35, 0.6).unwrap_or_else(|| point_at_fraction(limb, 0.45));
-    let points = [
+    let joints = [
         ("Upper", point_at_fraction(limb, 0.12)),
         ("Lower", knee),
         ("Ankle", point_at_fraction(limb, 0.75)),
         ("Foot", point_at_fraction(limb, 0.9)),
         ("End", limb[limb.len() - 1]),
-    ];
-    let mut last = parent;
-    for (part, p) in points {
-        last = b.add(format!("{prefix}_{part}_{side}"), Some(last), inside(p));
-    }
+    ]
+    .map(|(part, p)| (format!("{prefix}_{part}_{side}"), p));
+    b.add_limb(parent, &joints, inside);
 }
 
 /// The best feet, head and tail among the tips, or `None` when nothing is remotely a

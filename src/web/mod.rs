@@ -21,6 +21,27 @@ fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// Imports files handed over from JS as parallel name and byte arrays (a `.gltf` with its
+/// `.bin` files, an `.obj` with its `.mtl`); `caller` names the API call in errors.
+fn import_js_files(
+    names: &[String],
+    contents: &[js_sys::Uint8Array],
+    caller: &str,
+) -> Result<Character, JsError> {
+    if names.len() != contents.len() {
+        return Err(JsError::new(&format!(
+            "{caller}: one name per file is needed"
+        )));
+    }
+    let bytes: Vec<Vec<u8>> = contents.iter().map(|c| c.to_vec()).collect();
+    let files: Vec<InputFile<'_>> = names
+        .iter()
+        .zip(&bytes)
+        .map(|(name, bytes)| InputFile { name, bytes })
+        .collect();
+    crate::io::import_files(&files, &Limits::default()).map_err(|e| JsError::new(&e.to_string()))
+}
+
 /// One viewport on one canvas, and the character it shows.
 #[wasm_bindgen]
 pub struct App {
@@ -75,17 +96,7 @@ impl App {
         names: Vec<String>,
         contents: Vec<js_sys::Uint8Array>,
     ) -> Result<JsValue, JsError> {
-        if names.len() != contents.len() {
-            return Err(JsError::new("loadFiles: one name per file is needed"));
-        }
-        let bytes: Vec<Vec<u8>> = contents.iter().map(|c| c.to_vec()).collect();
-        let files: Vec<InputFile<'_>> = names
-            .iter()
-            .zip(&bytes)
-            .map(|(name, bytes)| InputFile { name, bytes })
-            .collect();
-        let character = crate::io::import_files(&files, &Limits::default())
-            .map_err(|e| JsError::new(&e.to_string()))?;
+        let character = import_js_files(&names, &contents, "loadFiles")?;
         self.show(character)
     }
 

@@ -4,9 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::Limits;
 use crate::export::{ExportOptions, export_glb};
-use crate::io::InputFile;
 use crate::pipeline::rig_character;
 use crate::skeleton::Template;
 
@@ -23,23 +21,13 @@ pub fn rig_files(
     on_progress: &js_sys::Function,
 ) -> Result<JsValue, JsError> {
     let template: Template = template.parse().map_err(|e: String| JsError::new(&e))?;
-    if names.len() != contents.len() {
-        return Err(JsError::new("rigFiles: one name per file is needed"));
-    }
     let announce = |stage: &str| {
         // A failing progress callback must not stop the rig.
         let _ = on_progress.call1(&JsValue::NULL, &JsValue::from_str(stage));
     };
     let mut clock = Laps::start();
     announce("parse");
-    let bytes: Vec<Vec<u8>> = contents.iter().map(|c| c.to_vec()).collect();
-    let files: Vec<InputFile<'_>> = names
-        .iter()
-        .zip(&bytes)
-        .map(|(name, bytes)| InputFile { name, bytes })
-        .collect();
-    let mut character = crate::io::import_files(&files, &Limits::default())
-        .map_err(|e| JsError::new(&e.to_string()))?;
+    let mut character = super::import_js_files(&names, &contents, "rigFiles")?;
     let parse = clock.lap();
     let mut skeleton_ms = 0.0;
     let source = crate::skeleton::SkeletonSource::Template(template);
