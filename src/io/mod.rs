@@ -70,10 +70,7 @@ fn import_with(
     check_size(bytes, name, limits)?;
     match detect_format(bytes, name)? {
         Format::Glb => {
-            let container = glb::split(bytes).map_err(|reason| ImportError::Malformed {
-                name: name.into(),
-                reason,
-            })?;
+            let container = split_glb(bytes, name)?;
             gltf_scene::import(container.json, container.bin, name, resources, limits)
         }
         Format::Gltf => gltf_scene::import(bytes, None, name, resources, limits),
@@ -95,15 +92,20 @@ pub fn import_skeleton(
     check_size(bytes, name, limits)?;
     match detect_format(bytes, name)? {
         Format::Glb => {
-            let container = glb::split(bytes).map_err(|reason| ImportError::Malformed {
-                name: name.into(),
-                reason,
-            })?;
+            let container = split_glb(bytes, name)?;
             gltf_scene::import_skeleton(container.json, name, limits)
         }
         Format::Gltf => gltf_scene::import_skeleton(bytes, name, limits),
         Format::Obj => Err(ImportError::NoSkeleton { name: name.into() }),
     }
+}
+
+/// The JSON and binary chunks of a GLB; a broken container is a malformed file.
+fn split_glb<'a>(bytes: &'a [u8], name: &str) -> Result<glb::GlbChunks<'a>, ImportError> {
+    glb::split(bytes).map_err(|reason| ImportError::Malformed {
+        name: name.into(),
+        reason,
+    })
 }
 
 /// An empty or oversized input is refused before anything is parsed.

@@ -3,6 +3,7 @@
 
 use glam::{Mat4, Vec3};
 
+use super::curves::{Path, evenly_spaced, length};
 use super::level_sets::ShellGraph;
 use crate::mesh::{Mesh, winding_number};
 use crate::rig::{Joint, JointId, Skeleton};
@@ -167,18 +168,16 @@ impl Builder<'_> {
 
     /// Joints along `path` (which starts at `parent`'s position), evenly spaced by arc length;
     /// returns the last.
-    fn place_chain(&mut self, path: &[Vec3], parent: JointId, chain: usize, tip: bool) -> JointId {
-        let lengths: Vec<f32> = path.windows(2).map(|w| w[0].distance(w[1])).collect();
-        let total: f32 = lengths.iter().sum();
+    fn place_chain(&mut self, path: &Path, parent: JointId, chain: usize, tip: bool) -> JointId {
+        let total = length(path);
         // Two branch points this close are one: branch from the parent joint itself.
         if !tip && total < 0.5 * self.bone_length {
             return parent;
         }
         let bones = ((total / self.bone_length).round() as usize).max(1);
         let mut last = parent;
-        for k in 1..=bones {
-            let target = total * k as f32 / bones as f32;
-            let position = self.interior.inside(point_at(path, &lengths, target));
+        for (k, &p) in evenly_spaced(path, bones).iter().enumerate().skip(1) {
+            let position = self.interior.inside(p);
             let name = if tip && k == bones {
                 format!("chain{chain}_end")
             } else {
@@ -199,14 +198,18 @@ pub struct Interior<'a> {
 }
 
 impl Interior<'_> {
-    /// How many voxels under the surface `p` lies (0 outside).
-    pub fn depth_at(&self, p: Vec3) -> f32 {
-        let c = self.solid.grid.cell(p);
+    /// How many voxels under the surface voxel `c` lies (0 outside the body).
+    fn depth_of(&self, c: glam::IVec3) -> f32 {
         if self.solid.is_solid(c) {
             self.depth[self.solid.grid.index(c)]
         } else {
             0.0
         }
+    }
+
+    /// How many voxels under the surface `p` lies (0 outside).
+    pub fn depth_at(&self, p: Vec3) -> f32 {
+        self.depth_of(self.solid.grid.cell(p))
     }
 
     /// `p` when it lies under the surface, else the centre of the nearest voxel that does
@@ -216,13 +219,7 @@ impl Interior<'_> {
         const UNDER_SURFACE: f32 = 2.0;
         let grid = &self.solid.grid;
         let c = grid.cell(p);
-        let depth = |n: glam::IVec3| {
-            if self.solid.is_solid(n) {
-                self.depth[grid.index(n)]
-            } else {
-                0.0
-            }
-        };
+        let depth = |n: glam::IVec3| self.depth_of(n);
         if depth(c) >= UNDER_SURFACE {
             return p;
         }
@@ -277,13 +274,7 @@ impl Interior<'_> {
     /// under the surface.
     fn nearest_deep(&self, c: glam::IVec3, p: Vec3, min_depth: f32) -> Option<Vec3> {
         let grid = &self.solid.grid;
-        let depth = |n: glam::IVec3| {
-            if self.solid.is_solid(n) {
-                self.depth[grid.index(n)]
-            } else {
-                0.0
-            }
-        };
+        let depth = |n: glam::IVec3| self.depth_of(n);
         for radius in 1..=4 {
             let mut best: Option<(f32, Vec3)> = None;
             for z in -radius..=radius {
@@ -306,20 +297,4 @@ impl Interior<'_> {
         }
         None
     }
-}
-
-/// The point at arc length `s` along the polyline `path` (with precomputed segment lengths).
-fn point_at(path: &[Vec3], lengths: &[f32], mut s: f32) -> Vec3 {
-    for (i, &l) in lengths.iter().enumerate() {
-        if s <= l || i + 1 == lengths.len() {
-            let t = if l > 0.0 {
-                (s / l).clamp(0.0, 1.0)
-            } else {
-                1.0
-            };
-            return path[i].lerp(path[i + 1], t);
-        }
-        s -= l;
-    }
-    path[path.len() - 1]
 }

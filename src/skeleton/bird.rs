@@ -12,8 +12,8 @@ use glam::Vec3;
 
 use super::RigError;
 use super::curves::{
-    bend_between, common_prefix, length, limb_from, point_at_fraction, point_at_length, reject,
-    route, tip_paths_and_root, up_to,
+    bend_between, common_prefix, evenly_spaced, left_first, length, limb_from, point_at_fraction,
+    point_at_length, reject, route, tip_paths_and_root, up_to,
 };
 use super::joint_list::JointList;
 use crate::rig::Skeleton;
@@ -95,13 +95,7 @@ pub fn fit_bird(
     }
     let forward = reject(reject(axis, up), side).normalize_or_zero();
     let left = up.cross(forward);
-    let sided = |pair: [usize; 2]| {
-        if end(pair[0]).dot(left) >= end(pair[1]).dot(left) {
-            pair
-        } else {
-            [pair[1], pair[0]]
-        }
-    };
+    let sided = |pair: [usize; 2]| left_first(&tips, pair, left);
     let wings = sided(wings);
     let legs: Vec<usize> = match legs.as_slice() {
         [a, b] => sided([*a, *b]).to_vec(),
@@ -146,8 +140,9 @@ pub fn fit_bird(
     let tail_limb = limb_from(&tips[tail], &tips[legs[0]]);
     let total = length(&tail_limb);
     let bones = ((total / (TAIL_BONE * size)).round() as usize).clamp(1, 8);
-    let points: Vec<Vec3> = (1..bones)
-        .map(|k| inside(point_at_length(&tail_limb, total * k as f32 / bones as f32)))
+    let points: Vec<Vec3> = evenly_spaced(&tail_limb, bones)[1..bones]
+        .iter()
+        .map(|&p| inside(p))
         .collect();
     let last = b.add_chain(|k| format!("tail_{k}"), Some(hips), &points);
     b.add("tail_end", last.or(Some(hips)), inside(end(tail)));

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::RigError;
-use super::curves::{Path, arc_of_nearest, length, point_at_length, route, tip_paths_and_root};
+use super::curves::{Path, arc_of_nearest, evenly_spaced, length, route, tip_paths_and_root};
 use super::joint_list::JointList;
 use crate::rig::Skeleton;
 
@@ -41,8 +41,9 @@ pub fn fit_chain(
         route.reverse();
     }
     let bones = ((total / (BONE * size)).round() as usize).clamp(3, 48);
-    let points: Vec<Vec3> = (0..=bones)
-        .map(|k| inside(point_at_length(&route, total * k as f32 / bones as f32)))
+    let points: Vec<Vec3> = evenly_spaced(&route, bones)
+        .into_iter()
+        .map(inside)
         .collect();
     let mut joints = JointList::default();
     let root = joints.add("Chain_00", None, points[0]);

@@ -41,6 +41,24 @@ pub fn tip_paths_and_root(skeleton: &Skeleton) -> Vec<Path> {
     tips
 }
 
+/// `bones + 1` points evenly spaced by arc length along `path`, from its start to its end.
+pub fn evenly_spaced(path: &Path, bones: usize) -> Vec<Vec3> {
+    let total = length(path);
+    (0..=bones)
+        .map(|k| point_at_length(path, total * k as f32 / bones.max(1) as f32))
+        .collect()
+}
+
+/// The pair of tips ordered left first: the one whose end lies farther along `left`.
+pub fn left_first(tips: &[Path], pair: [usize; 2], left: Vec3) -> [usize; 2] {
+    let side = |i: usize| tips[i][tips[i].len() - 1].dot(left);
+    if side(pair[0]) >= side(pair[1]) {
+        pair
+    } else {
+        [pair[1], pair[0]]
+    }
+}
+
 /// `v` without its component along the unit vector `axis`.
 pub fn reject(v: Vec3, axis: Vec3) -> Vec3 {
     v - axis * v.dot(axis)

@@ -12,8 +12,8 @@ use glam::{Mat4, Vec3};
 
 use super::RigError;
 use super::curves::{
-    Path, arc_of_nearest, arc_where, bend_between, common_prefix, departure, length, limb_from,
-    point_at_fraction, point_at_length, reject, tip_paths_and_root,
+    Path, arc_of_nearest, arc_where, bend_between, common_prefix, departure, left_first, length,
+    limb_from, point_at_fraction, point_at_length, reject, tip_paths_and_root,
 };
 use super::joint_list::JointList;
 use crate::rig::{JointId, Skeleton};
@@ -92,8 +92,8 @@ pub fn fit_humanoid(
     };
     // The character's left is to the right of someone facing it: up × forward.
     let left = up.cross(forward);
-    let (left_arm, right_arm) = order_by_side(&tips, roles.arms, left);
-    let (left_leg, right_leg) = order_by_side(&tips, roles.legs, left);
+    let [left_arm, right_arm] = left_first(&tips, roles.arms, left);
+    let [left_leg, right_leg] = left_first(&tips, roles.legs, left);
 
     let legs_fork = common_prefix(&tips[left_leg], &tips[right_leg]);
     // The hip joints sit a little above the fork of the legs.
@@ -265,15 +265,6 @@ fn role_score(ends: &[Vec3], head: usize, arms: [usize; 2], legs: [usize; 2], si
         score += 0.5;
     }
     score
-}
-
-fn order_by_side(tips: &[Path], pair: [usize; 2], left: Vec3) -> (usize, usize) {
-    let end = |i: usize| tips[i][tips[i].len() - 1].dot(left);
-    if end(pair[0]) >= end(pair[1]) {
-        (pair[0], pair[1])
-    } else {
-        (pair[1], pair[0])
-    }
 }
 
 /// Makes left and right joints mirror images across the plane through `hips` with normal

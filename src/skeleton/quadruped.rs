@@ -12,8 +12,8 @@ use glam::Vec3;
 
 use super::RigError;
 use super::curves::{
-    Path, bend_between, common_prefix, length, limb_from, point_at_fraction, point_at_length,
-    route, tip_paths_and_root, up_to,
+    Path, bend_between, common_prefix, evenly_spaced, left_first, length, limb_from,
+    point_at_fraction, point_at_length, route, tip_paths_and_root, up_to,
 };
 use super::joint_list::JointList;
 use crate::rig::{JointId, Skeleton};
@@ -67,13 +67,7 @@ pub fn fit_quadruped(
         (f - roles.up * f.dot(roles.up)).normalize_or_zero()
     };
     let left = roles.up.cross(forward);
-    let sided = |pair: [usize; 2]| {
-        if end(pair[0]).dot(left) >= end(pair[1]).dot(left) {
-            pair
-        } else {
-            [pair[1], pair[0]]
-        }
-    };
+    let sided = |pair: [usize; 2]| left_first(&tips, pair, left);
     let (front, back) = (sided(roles.front), sided(roles.back));
 
     let back_fork = common_prefix(&tips[back[0]], &tips[back[1]]);
@@ -113,8 +107,9 @@ pub fn fit_quadruped(
         let limb = limb_from(&tips[tail], &tips[back[0]]);
         let total = length(&limb);
         let bones = ((total / (TAIL_BONE * size)).round() as usize).clamp(2, 12);
-        let points: Vec<Vec3> = (1..bones)
-            .map(|k| inside(point_at_length(&limb, total * k as f32 / bones as f32)))
+        let points: Vec<Vec3> = evenly_spaced(&limb, bones)[1..bones]
+            .iter()
+            .map(|&p| inside(p))
             .collect();
         let last = b.add_chain(|k| format!("Tail_{k}"), Some(hips), &points);
         b.add("Tail_End", last, inside(end(tail)));
