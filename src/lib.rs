@@ -17,6 +17,7 @@ pub mod anim;
 pub mod character;
 #[cfg(feature = "compute")]
 pub mod compute;
+pub mod dataset;
 pub mod error;
 pub mod eval;
 pub mod export;

