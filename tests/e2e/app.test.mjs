@@ -2,6 +2,7 @@
 // CPU fallback, drag-and-drop of real characters, error handling and the no-network promise.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,8 @@ const repo = path.resolve(here, '..', '..');
 const dist = process.env.RIGKIT_DIST || path.join(repo, 'dist');
 const data = process.env.RIGKIT_DATA || path.resolve(repo, '..', 'shared', 'data');
 const artifacts = path.join(repo, 'target', 'e2e');
+const bin = process.env.RIGKIT_BIN
+  || path.join(process.env.CARGO_TARGET_DIR || path.join(repo, 'target'), 'debug', 'rigkit');
 fs.mkdirSync(artifacts, { recursive: true });
 
 const readData = (rel) => ({ name: path.basename(rel), bytes: fs.readFileSync(path.join(data, rel)) });
@@ -236,6 +239,25 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     // The next rig starts a fresh worker and works.
     const again = await page.evaluate(async (b) => (await window.rigkit.rig(new Uint8Array(b), 'fox.glb')).jointCount, bytes);
     assert.ok(again >= 5);
+  });
+
+  test('a generated creature of every morphology opens with its skeleton drawn', async () => {
+    const { page, errors } = app;
+    const dir = path.join(artifacts, 'generated');
+    fs.rmSync(dir, { recursive: true, force: true });
+    for (const m of ['biped', 'quadruped', 'hexapod', 'octopod', 'bird', 'fish', 'snake', 'tentacled',
+      'multiheaded', 'robot']) {
+      execFileSync(bin, ['dataset', 'export', dir, '--morphology', m, '--n', '1', '--seed', '1']);
+    }
+    for (const name of fs.readdirSync(dir).sort()) {
+      await dropFiles(page, [{ name, bytes: fs.readFileSync(path.join(dir, name)) }]);
+      await page.waitForFunction((n) => window.rigkit.current && window.rigkit.current.name === n, name);
+      const current = await page.evaluate(() => window.rigkit.current);
+      assert.ok(current.joints >= 8 && current.vertices > 500, `${name}: ${JSON.stringify(current)}`);
+      const pixels = await viewportPixels(page);
+      assert.ok(pixels.skeleton > 50, `${name}: skeleton not visible (${pixels.skeleton} pixels)`);
+    }
+    assert.deepEqual(errors, []);
   });
 
   test('no request leaves the page origin', () => {

