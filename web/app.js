@@ -69,6 +69,15 @@ async function main() {
 
   let dirty = true;
   const redraw = () => { dirty = true; };
+
+  // Motion playback: the clip shown, where in it, how fast, and whether it runs.
+  const playback = { index: null, duration: 0, time: 0, speed: 1, playing: false, last: performance.now() };
+  function showTime() {
+    app.pose(playback.time);
+    $('timeline').value = String(playback.duration > 0 ? playback.time / playback.duration : 0);
+    $('time-label').textContent = `${playback.time.toFixed(2)} s`;
+    redraw();
+  }
   const frame = () => {
     const dpr = window.devicePixelRatio || 1;
     const width = Math.max(1, Math.round(canvas.clientWidth * dpr));
@@ -78,6 +87,12 @@ async function main() {
       canvas.height = height;
       dirty = true;
     }
+    const now = performance.now();
+    if (playback.playing && playback.duration > 0) {
+      playback.time = (playback.time + ((now - playback.last) / 1000) * playback.speed) % playback.duration;
+      showTime();
+    }
+    playback.last = now;
     if (dirty) {
       dirty = false;
       app.render(width, height);
@@ -230,11 +245,101 @@ async function main() {
     current = { ...info, backend: backend.label, featureMs: ms };
     shownFiles = files;
     listJoints();
+    listMotions();
     if (rig && info.joints === 0) return rigFiles(files);
     return current;
   }
 
   const load = (bytes, name) => loadFiles([{ name, bytes }]);
+
+  // The motion picker: the character's clips, then the motions rigkit can make for it.
+  function listMotions() {
+    const select = $('motion');
+    select.replaceChildren(new Option('(rest pose)', ''));
+    for (const m of app.motions()) {
+      const label = m.kind === 'clip' ? `${m.name} (clip, ${m.duration.toFixed(1)} s)` : `${m.name} (generated)`;
+      select.add(new Option(label, m.kind === 'clip' ? `clip:${m.index}` : `gen:${m.name}`));
+    }
+    playback.index = null;
+    playback.playing = false;
+    $('play-button').textContent = 'Play';
+    $('play-button').disabled = true;
+    $('timeline').disabled = true;
+  }
+
+  // Starts clip `index` of the character from its beginning.
+  function playClip(index) {
+    playback.duration = app.play(index);
+    playback.index = index;
+    playback.time = 0;
+    playback.playing = true;
+    $('play-button').textContent = 'Pause';
+    $('play-button').disabled = false;
+    $('timeline').disabled = false;
+    showTime();
+    return { index, duration: playback.duration };
+  }
+
+  // Runs `make` (which adds a clip and returns its index), relists, and plays the new clip.
+  function addMotion(make) {
+    let index;
+    try {
+      index = make();
+    } catch (e) {
+      const message = e && e.message ? e.message : String(e);
+      showError(message);
+      throw new Error(message);
+    }
+    clearError();
+    listMotions();
+    $('motion').value = `clip:${index}`;
+    return playClip(index);
+  }
+  const animate = (name) => addMotion(() => app.animate(name));
+  const retargetClip = (bytes, name) => addMotion(() => app.retargetFile(bytes, name));
+
+  function restPose() {
+    playback.index = null;
+    playback.playing = false;
+    app.restPose();
+    $('motion').value = '';
+    $('play-button').textContent = 'Play';
+    $('play-button').disabled = true;
+    $('timeline').disabled = true;
+    $('time-label').textContent = '0.00 s';
+    redraw();
+  }
+
+  $('motion').addEventListener('change', (e) => {
+    const value = e.target.value;
+    try {
+      if (value === '') restPose();
+      else if (value.startsWith('clip:')) playClip(Number(value.slice(5)));
+      else animate(value.slice(4));
+    } catch (_) {
+      // Shown in the banner.
+    }
+  });
+  $('play-button').addEventListener('click', () => {
+    if (playback.index === null) return;
+    playback.playing = !playback.playing;
+    $('play-button').textContent = playback.playing ? 'Pause' : 'Play';
+  });
+  $('timeline').addEventListener('input', (e) => {
+    playback.time = Number(e.target.value) * playback.duration;
+    showTime();
+  });
+  $('speed').addEventListener('change', (e) => { playback.speed = Number(e.target.value); });
+  $('clip-input').addEventListener('change', async (e) => {
+    const [file] = e.target.files;
+    e.target.value = '';
+    if (!file) return;
+    try {
+      retargetClip(new Uint8Array(await file.arrayBuffer()), file.name);
+    } catch (_) {
+      // Shown in the banner.
+    }
+  });
 
   $('rig-button').addEventListener('click', () => {
     if (shownFiles) rigFiles(shownFiles).catch(() => {});
@@ -290,6 +395,16 @@ async function main() {
   async function openUserFiles(fileList) {
     const files = [...fileList];
     if (files.length === 0) return;
+    // A capture dropped on a rigged character plays on it.
+    const captures = files.filter((f) => f.name.toLowerCase().endsWith('.bvh'));
+    if (captures.length > 0) {
+      try {
+        retargetClip(new Uint8Array(await captures[0].arrayBuffer()), captures[0].name);
+      } catch (_) {
+        // Shown in the banner.
+      }
+      return;
+    }
     try {
       const loaded = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
       await loadFiles(loaded);
@@ -342,6 +457,18 @@ async function main() {
       select.dispatchEvent(new Event('change'));
     },
     exportGlb,
+    // Motion: the playable list, a generated motion or a retargeted clip (both added to the
+    // character's clips and exported), playback control, and the skinned vertices shown.
+    motions: () => app.motions(),
+    animate,
+    retarget: retargetClip,
+    play: playClip,
+    pause: () => { playback.playing = false; $('play-button').textContent = 'Play'; },
+    seek: (time) => { playback.time = time; showTime(); },
+    setSpeed: (speed) => { playback.speed = speed; $('speed').value = String(speed); },
+    restPose,
+    get playback() { return { ...playback }; },
+    posedPositions: () => app.posedPositions(),
   };
   dispatchEvent(new CustomEvent('rigkit-ready'));
 }

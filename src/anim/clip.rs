@@ -36,6 +36,40 @@ impl Clip {
         &self.locals[frame * self.joint_count..(frame + 1) * self.joint_count]
     }
 
+    /// The joints' local transforms at `time` seconds (clamped to the clip), interpolated
+    /// between the two keys around it.
+    pub fn locals_at(&self, time: f32) -> Vec<Transform> {
+        let Some(&first) = self.times.first() else {
+            return Vec::new();
+        };
+        let time = if time.is_finite() { time } else { first };
+        let next = self.times.partition_point(|&t| t <= time);
+        if next == 0 {
+            return self.frame(0).to_vec();
+        }
+        if next >= self.times.len() {
+            return self.frame(self.times.len() - 1).to_vec();
+        }
+        let (a, b) = (self.times[next - 1], self.times[next]);
+        let s = ((time - a) / (b - a).max(1e-9)).clamp(0.0, 1.0);
+        self.frame(next - 1)
+            .iter()
+            .zip(self.frame(next))
+            .map(|(x, y)| x.interpolate(*y, s))
+            .collect()
+    }
+
+    /// The joints' world matrices at `time` seconds.
+    pub fn world_at(&self, skeleton: &Skeleton, time: f32) -> Vec<Mat4> {
+        let locals = self.locals_at(time);
+        let mut world: Vec<Mat4> = Vec::with_capacity(skeleton.joints.len());
+        for (joint, local) in skeleton.joints.iter().zip(&locals) {
+            let parent = joint.parent.map_or(Mat4::IDENTITY, |p| world[p.index()]);
+            world.push(parent * local.to_mat4());
+        }
+        world
+    }
+
     /// Whether this clip can drive `skeleton`.
     pub fn fits(&self, skeleton: &Skeleton) -> bool {
         self.joint_count == skeleton.joints.len()

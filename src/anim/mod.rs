@@ -1,7 +1,18 @@
-//! Motion: clips of joint-local transforms over time, sampled from files and written back out.
+//! Motion: clips of joint-local transforms over time, sampled from files and written back out,
+//! retargeted from other skeletons, generated for any creature, and skinned for playback.
 
+mod body_plan;
 mod clip;
+mod joint_map;
+mod procedural;
+mod retarget;
+mod skinning;
 mod transform;
 
+pub use body_plan::{BodyPlan, Chain};
 pub use clip::{Clip, rest_locals};
+pub use joint_map::joint_map;
+pub use procedural::{Motion, MotionError, procedural_clip};
+pub use retarget::{RETARGET_FPS, RetargetError, RetargetOptions, SourceMotion, retarget};
+pub use skinning::{skin_positions, skinning_matrices};
 pub use transform::Transform;

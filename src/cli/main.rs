@@ -1,6 +1,7 @@
 //! The `rigkit` command line: the same pipeline as the browser app, for tests, benchmarks and
 //! batch use. Only parses arguments and calls the library.
 
+mod animate;
 mod bench;
 mod dataset;
 mod eval;
@@ -32,6 +33,13 @@ USAGE:
                                   [--max-influences 4|8]
                                   New skin weights for the file's own skeleton (geodesic
                                   voxel binding); joints, names, bind pose kept
+    rigkit animate RIGGED.glb --motion FILE.bvh|FILE.glb|idle|look|walk|flap|wave
+                   -o OUT.glb [--clip N] [--no-ground] [--keep-clips]
+                                  Put a motion on a rigged character: a BVH capture or a
+                                  clip of another rigged file (clip N) retargeted by joint
+                                  names or hierarchy, rest poses aligned, root motion scaled
+                                  by leg length, feet kept above the ground; or a motion made
+                                  for its skeleton (legs, wings, tails found by shape)
     rigkit eval DIR [--method geometric] [--json OUT.json] [--weights-from DIR2]
                                   Re-skin every rig in DIR with its artist's skeleton and
                                   score it: L1, precision, recall, deformation error;
@@ -83,6 +91,7 @@ fn run(args: &[String]) -> Result<(), String> {
         "skin" => rig::skin(rest),
         "rig" => rig::rig(rest),
         "eval" => eval::eval(rest),
+        "animate" => animate::animate(rest),
         "dataset" => match rest.split_first() {
             Some((what, args)) if what == "export" => dataset::export(args),
             Some((what, args)) if what == "stats" => dataset::stats(args),

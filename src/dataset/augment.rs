@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use glam::{IVec3, Mat4, Quat, Vec3};
 
 use crate::Character;
+use crate::anim::{skin_positions, skinning_matrices};
 use crate::export::top_influences;
 use crate::mesh::{MeshPart, vertex_normals};
 use crate::random::Rng;
@@ -102,22 +103,11 @@ pub fn repose(character: &mut Character, max_angle: f32, rng: &mut Rng) {
             None => bind[j],
         };
     }
-    let skinning: Vec<Mat4> = posed
-        .iter()
-        .zip(&bind)
-        .map(|(p, b)| *p * b.inverse())
-        .collect();
-    for (v, p) in character.mesh.positions.iter_mut().enumerate() {
-        let influences = skin.influences(v);
-        if influences.is_empty() {
-            continue;
-        }
-        *p = influences
-            .iter()
-            .map(|i| skinning[i.joint.index()].transform_point3(*p) * i.weight)
-            .sum::<Vec3>()
-            / influences.iter().map(|i| i.weight).sum::<f32>();
-    }
+    character.mesh.positions = skin_positions(
+        &character.mesh.positions,
+        skin,
+        &skinning_matrices(skeleton, &posed),
+    );
     for (joint, m) in skeleton.joints.iter_mut().zip(posed) {
         joint.world_bind = m;
     }

@@ -26,6 +26,11 @@ pub struct Viewer {
     camera: OrbitCamera,
     /// One drawable per mesh part, each with its part's material.
     surface: Vec<Gm<Mesh, PhysicalMaterial>>,
+    /// Each drawable's triangle indices, vertex colours and texture coordinates, kept so that
+    /// a pose only re-uploads positions and normals.
+    geometry: Vec<Vec<u32>>,
+    colors: Option<Vec<Srgba>>,
+    uvs: Option<Vec<three_d::Vec2>>,
     skeleton: Option<SkeletonOverlay>,
     key_light: DirectionalLight,
     fill_light: DirectionalLight,
@@ -37,6 +42,9 @@ impl Viewer {
         Self {
             camera: OrbitCamera::default(),
             surface: Vec::new(),
+            geometry: Vec::new(),
+            colors: None,
+            uvs: None,
             skeleton: None,
             key_light: DirectionalLight::new(&context, 2.0, Srgba::WHITE, vec3(-0.5, -1.0, -0.8)),
             fill_light: DirectionalLight::new(&context, 0.6, Srgba::WHITE, vec3(0.7, 0.3, 0.6)),
@@ -81,37 +89,69 @@ impl Viewer {
             (Some(_), None) => character.images.iter().map(decode_texture).collect(),
             _ => Vec::new(),
         };
-        self.surface = mesh
-            .parts_or_whole()
-            .iter()
-            .filter_map(|part| {
-                let triangles = mesh
-                    .triangles
-                    .get(part.first_triangle..part.first_triangle + part.triangle_count)?;
-                let cpu_mesh = CpuMesh {
-                    positions: Positions::F32(positions.clone()),
-                    indices: Indices::U32(triangles.iter().flatten().copied().collect()),
-                    normals: Some(normals.clone()),
-                    uvs: uvs.clone(),
-                    colors: heat.clone(),
+        self.surface.clear();
+        self.geometry.clear();
+        for part in mesh.parts_or_whole() {
+            let Some(triangles) = mesh
+                .triangles
+                .get(part.first_triangle..part.first_triangle + part.triangle_count)
+            else {
+                continue;
+            };
+            let indices: Vec<u32> = triangles.iter().flatten().copied().collect();
+            let cpu_mesh = CpuMesh {
+                positions: Positions::F32(positions.clone()),
+                indices: Indices::U32(indices.clone()),
+                normals: Some(normals.clone()),
+                uvs: uvs.clone(),
+                colors: heat.clone(),
+                ..Default::default()
+            };
+            let material = if heat.is_some() {
+                // White and matte, so the vertex colours show as they are.
+                CpuMaterial {
+                    albedo: Srgba::WHITE,
+                    roughness: 1.0,
+                    metallic: 0.0,
                     ..Default::default()
-                };
-                let material = if heat.is_some() {
-                    // White and matte, so the vertex colours show as they are.
-                    CpuMaterial {
-                        albedo: Srgba::WHITE,
-                        roughness: 1.0,
-                        metallic: 0.0,
-                        ..Default::default()
-                    }
-                } else {
-                    let source = part.material.and_then(|m| character.materials.get(m));
-                    cpu_material(source, &textures)
-                };
-                let material = PhysicalMaterial::new_opaque(&self.context, &material);
-                Some(Gm::new(Mesh::new(&self.context, &cpu_mesh), material))
-            })
-            .collect();
+                }
+            } else {
+                let source = part.material.and_then(|m| character.materials.get(m));
+                cpu_material(source, &textures)
+            };
+            let material = PhysicalMaterial::new_opaque(&self.context, &material);
+            self.surface
+                .push(Gm::new(Mesh::new(&self.context, &cpu_mesh), material));
+            self.geometry.push(indices);
+        }
+        self.colors = heat;
+        self.uvs = uvs;
+    }
+
+    /// Shows the character posed: `positions` are its skinned vertices and `skeleton` its
+    /// joints in the pose. Materials, heatmap and camera stay; only geometry is re-uploaded.
+    pub fn pose(
+        &mut self,
+        character: &Character,
+        positions: &[glam::Vec3],
+        skeleton: &crate::rig::Skeleton,
+    ) {
+        let normals = crate::mesh::vertex_normals(positions, &character.mesh.triangles);
+        let positions: Vec<_> = positions.iter().map(|p| vec3(p.x, p.y, p.z)).collect();
+        let normals: Vec<_> = normals.iter().map(|n| vec3(n.x, n.y, n.z)).collect();
+        for (gm, indices) in self.surface.iter_mut().zip(&self.geometry) {
+            let cpu_mesh = CpuMesh {
+                positions: Positions::F32(positions.clone()),
+                indices: Indices::U32(indices.clone()),
+                normals: Some(normals.clone()),
+                uvs: self.uvs.clone(),
+                colors: self.colors.clone(),
+                ..Default::default()
+            };
+            gm.geometry = Mesh::new(&self.context, &cpu_mesh);
+        }
+        let size = character.mesh.bounds().diagonal();
+        self.skeleton = Some(SkeletonOverlay::new(&self.context, skeleton, size));
     }
 
     /// Draws one frame into the default framebuffer of `width` × `height` pixels.

@@ -2,6 +2,7 @@
 //! core and turns its results and errors into JS values. No logic lives here.
 
 mod compute;
+mod motion;
 mod rig;
 
 use std::sync::Arc;
@@ -47,6 +48,11 @@ fn import_js_files(
 pub struct App {
     viewer: Viewer,
     character: Option<Character>,
+    /// The clip being played (an index into the character's animations) and where in it.
+    playing: Option<usize>,
+    time: f32,
+    /// The skinned vertices of the last pose shown, for scripts and tests.
+    posed: Vec<f32>,
 }
 
 impl App {
@@ -54,6 +60,8 @@ impl App {
         let info = serde_wasm_bindgen::to_value(&character.info())?;
         self.viewer.show(&character);
         self.character = Some(character);
+        self.playing = None;
+        self.posed.clear();
         Ok(info)
     }
 }
@@ -78,6 +86,9 @@ impl App {
         Ok(App {
             viewer: Viewer::new(context),
             character: None,
+            playing: None,
+            time: 0.0,
+            posed: Vec::new(),
         })
     }
 
@@ -158,6 +169,9 @@ impl App {
                 })
                 .map(crate::rig::JointId);
             self.viewer.show_weights(c, joint);
+        }
+        if self.playing.is_some() {
+            self.pose(self.time);
         }
     }
 

@@ -1,0 +1,314 @@
+//! Motion on any rig: retargeted captures and clips, and procedural motions for every kind of
+//! creature the generator makes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::process::Command;
+
+use glam::Vec3;
+use rigkit::anim::{
+    BodyPlan, Clip, Motion, RetargetOptions, SourceMotion, joint_map, procedural_clip, retarget,
+};
+use rigkit::dataset::creature::{Morphology, generate};
+use rigkit::io::bvh::Bvh;
+use rigkit::rig::Skeleton;
+
+fn cmu(name: &str) -> Bvh {
+    let text = String::from_utf8(common::read(&format!("motion/cmu/{name}"))).unwrap();
+    Bvh::parse(&text, name).unwrap()
+}
+
+fn height(skeleton: &Skeleton) -> f32 {
+    let ys = skeleton.joints.iter().map(|j| j.position().y);
+    ys.clone().fold(f32::MIN, f32::max) - ys.fold(f32::MAX, f32::min)
+}
+
+/// Every local transform of every frame is finite.
+fn assert_finite(clip: &Clip) {
+    for t in &clip.locals {
+        assert!(
+            t.translation.is_finite() && t.rotation.is_finite() && t.scale.is_finite(),
+            "{}: non-finite key",
+            clip.name
+        );
+    }
+}
+
+/// World joint positions per frame.
+fn positions(skeleton: &Skeleton, clip: &Clip) -> Vec<Vec<Vec3>> {
+    (0..clip.frame_count())
+        .map(|f| {
+            clip.world_matrices(skeleton, f)
+                .iter()
+                .map(|m| m.w_axis.truncate())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_capture_retargeted_onto_its_own_skeleton_reproduces_every_joint() {
+    let bvh = cmu("01_01.bvh");
+    let source = SourceMotion::from_bvh(&bvh, "01_01").unwrap();
+    let skeleton = bvh.to_skeleton();
+    let options = RetargetOptions {
+        keep_feet_above_ground: false,
+    };
+    let clip = retarget(&source, &skeleton, &options).unwrap();
+    assert_finite(&clip);
+    assert_eq!(clip.frame_count(), source.world.len());
+    let tolerance = 1e-4 * height(&skeleton);
+    for (f, frame) in positions(&skeleton, &clip).iter().enumerate() {
+        for (j, p) in frame.iter().enumerate() {
+            let want = source.world[f][j].w_axis.truncate();
+            assert!(
+                p.distance(want) <= tolerance,
+                "frame {f} joint {j}: {p} vs {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_gltf_clip_retargeted_onto_its_own_skeleton_reproduces_every_joint() {
+    let fox = common::load("eval/Fox.glb");
+    let skeleton = fox.skeleton.as_ref().unwrap();
+    for clip in &fox.animations {
+        let source = SourceMotion::from_clip(skeleton, clip).unwrap();
+        let options = RetargetOptions {
+            keep_feet_above_ground: false,
+        };
+        let out = retarget(&source, skeleton, &options).unwrap();
+        let tolerance = 1e-4 * height(skeleton).max(fox.mesh.bounds().size().y);
+        for (f, frame) in positions(skeleton, &out).iter().enumerate() {
+            for (j, p) in frame.iter().enumerate() {
+                let want = source.world[f][j].w_axis.truncate();
+                assert!(
+                    p.distance(want) <= tolerance,
+                    "{} frame {f} joint {j}",
+                    clip.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_walk_retargeted_onto_other_proportions_keeps_the_feet_on_the_ground() {
+    let bvh = cmu("01_01.bvh");
+    let source = SourceMotion::from_bvh(&bvh, "01_01").unwrap();
+    for file in [
+        "train/mesh2motion-variations/human-female.glb",
+        "eval/mannequiny.glb",
+    ] {
+        let character = common::load(file);
+        let skeleton = character.skeleton.as_ref().unwrap();
+        let map = joint_map(&source.skeleton, skeleton);
+        assert!(
+            map.iter().flatten().count() >= 15,
+            "{file}: {} joints matched",
+            map.iter().flatten().count()
+        );
+        let clip = retarget(&source, skeleton, &RetargetOptions::default()).unwrap();
+        assert_finite(&clip);
+        let feet: Vec<usize> = rigkit::rig::humanoid_roles(skeleton)
+            .into_iter()
+            .filter(|(r, _)| {
+                matches!(
+                    r,
+                    rigkit::rig::HumanoidRole::Foot(_) | rigkit::rig::HumanoidRole::Toes(_)
+                )
+            })
+            .map(|(_, j)| j.index())
+            .collect();
+        assert!(feet.len() >= 2, "{file}: feet {feet:?}");
+        let ground = feet
+            .iter()
+            .map(|&f| skeleton.joints[f].position().y)
+            .fold(f32::MAX, f32::min);
+        let h = character.mesh.bounds().size().y;
+        let poses = positions(skeleton, &clip);
+        let mut floating = 0;
+        for (f, frame) in poses.iter().enumerate() {
+            let lowest = feet.iter().map(|&j| frame[j].y).fold(f32::MAX, f32::min);
+            assert!(
+                lowest >= ground - 1e-3 * h,
+                "{file} frame {f}: a foot {:.3} below ground",
+                ground - lowest
+            );
+            if lowest > ground + 0.05 * h {
+                floating += 1;
+            }
+        }
+        // The capture jumps now and then: the character may leave the ground only as often.
+        let source_feet: Vec<usize> = rigkit::rig::humanoid_roles(&source.skeleton)
+            .into_iter()
+            .filter(|(r, _)| {
+                matches!(
+                    r,
+                    rigkit::rig::HumanoidRole::Foot(_) | rigkit::rig::HumanoidRole::Toes(_)
+                )
+            })
+            .map(|(_, j)| j.index())
+            .collect();
+        let source_lowest: Vec<f32> = source
+            .world
+            .iter()
+            .map(|w| {
+                source_feet
+                    .iter()
+                    .map(|&j| w[j].w_axis.y)
+                    .fold(f32::MAX, f32::min)
+            })
+            .collect();
+        let floor = source_lowest.iter().copied().fold(f32::MAX, f32::min);
+        let source_h = height(&source.skeleton);
+        let airborne = source_lowest
+            .iter()
+            .filter(|&&y| y > floor + 0.07 * source_h)
+            .count();
+        assert!(
+            floating <= airborne + poses.len() / 50,
+            "{file}: feet off the ground in {floating} of {} frames, the capture's in {airborne}",
+            poses.len()
+        );
+        // It walks: the hips travel.
+        let hips = map
+            .iter()
+            .position(|s| s.is_some_and(|s| source.skeleton.joints[s.index()].parent.is_none()))
+            .unwrap();
+        let travel = poses[0][hips].distance(poses[poses.len() - 1][hips]);
+        assert!(travel > 0.5 * h, "{file}: hips travelled only {travel}");
+    }
+}
+
+#[test]
+fn procedural_walks_move_the_legs_of_every_legged_creature() {
+    let legged = [
+        Morphology::Biped,
+        Morphology::Quadruped,
+        Morphology::Hexapod,
+        Morphology::Octopod,
+        Morphology::Bird,
+        Morphology::MultiHeaded,
+        Morphology::Robot,
+    ];
+    for morphology in legged {
+        for seed in 0..4 {
+            let creature = generate(seed, Some(morphology));
+            let skeleton = creature.skeleton.as_ref().unwrap();
+            let plan = BodyPlan::of(skeleton).unwrap();
+            let expected = match morphology {
+                Morphology::Hexapod => 6,
+                Morphology::Octopod => 8,
+                Morphology::Quadruped => 4,
+                Morphology::Biped | Morphology::Bird => 2,
+                _ => 2,
+            };
+            assert!(
+                plan.legs.len() >= expected,
+                "{}: {} legs found",
+                creature.name,
+                plan.legs.len()
+            );
+            let clip = procedural_clip(skeleton, Motion::Walk).unwrap();
+            assert_finite(&clip);
+            let poses = positions(skeleton, &clip);
+            let size = creature.mesh.bounds().longest_side();
+            for leg in &plan.legs {
+                let tip = leg[leg.len() - 1].index();
+                let reach = poses
+                    .iter()
+                    .map(|p| p[tip].distance(poses[0][tip]))
+                    .fold(0.0, f32::max);
+                assert!(
+                    reach > 0.03 * size,
+                    "{}: leg tip {} moves {reach}",
+                    creature.name,
+                    skeleton.joints[tip].name
+                );
+            }
+            // A seamless loop.
+            let (first, last) = (clip.frame(0), clip.frame(clip.frame_count() - 1));
+            for (a, b) in first.iter().zip(last) {
+                assert!(a.rotation.angle_between(b.rotation) < 1e-3);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_creature_has_a_motion_and_none_produces_nan() {
+    for morphology in Morphology::ALL {
+        for seed in 0..3 {
+            let creature = generate(seed, Some(morphology));
+            let skeleton = creature.skeleton.as_ref().unwrap();
+            let mut made = Vec::new();
+            for motion in Motion::ALL {
+                if let Ok(clip) = procedural_clip(skeleton, motion) {
+                    assert_finite(&clip);
+                    assert!(clip.fits(skeleton));
+                    made.push(motion.name());
+                }
+            }
+            assert!(made.contains(&"idle"), "{}: {made:?}", creature.name);
+            let expected = match morphology {
+                Morphology::Bird => "flap",
+                Morphology::Fish | Morphology::Snake | Morphology::Tentacled => "wave",
+                _ => "walk",
+            };
+            assert!(made.contains(&expected), "{}: {made:?}", creature.name);
+        }
+    }
+}
+
+#[test]
+fn animate_writes_a_clip_the_importer_reads_back() {
+    let dir = std::env::temp_dir().join(format!("rigkit-animate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rigged = dir.join("quadruped.glb");
+    let creature = generate(2, Some(Morphology::Quadruped));
+    let glb = rigkit::export::export_glb(&creature, &Default::default()).unwrap();
+    std::fs::write(&rigged, glb).unwrap();
+    let bvh = common::data("motion/cmu/01_01.bvh");
+    let mannequin = common::data("eval/mannequiny.glb");
+    for (input, motion, frames) in [
+        (rigged.as_path(), "walk".to_owned(), 31),
+        (mannequin.as_path(), bvh.display().to_string(), 100),
+    ] {
+        let out = dir.join("out.glb");
+        let status = Command::new(env!("CARGO_BIN_EXE_rigkit"))
+            .arg("animate")
+            .arg(input)
+            .args(["--motion", &motion, "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let back = rigkit::io::import(
+            &std::fs::read(&out).unwrap(),
+            "out.glb",
+            &Default::default(),
+        )
+        .unwrap();
+        assert_eq!(back.animations.len(), 1);
+        assert!(back.animations[0].frame_count() >= frames);
+        assert!(back.animations[0].fits(back.skeleton.as_ref().unwrap()));
+    }
+    let bad = Command::new(env!("CARGO_BIN_EXE_rigkit"))
+        .arg("animate")
+        .arg(&rigged)
+        .args(["--motion", "dance", "-o"])
+        .arg(dir.join("x.glb"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("'dance' is neither"));
+    std::fs::remove_dir_all(&dir).ok();
+}
