@@ -312,3 +312,33 @@ fn animate_writes_a_clip_the_importer_reads_back() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("'dance' is neither"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn skeletons_with_unrelated_names_are_matched_by_their_hierarchy() {
+    let creature = generate(1, Some(Morphology::Quadruped));
+    let skeleton = creature.skeleton.as_ref().unwrap();
+    let clip = procedural_clip(skeleton, Motion::Walk).unwrap();
+    let source = SourceMotion::from_clip(skeleton, &clip).unwrap();
+    let mut renamed = skeleton.clone();
+    for (k, joint) in renamed.joints.iter_mut().enumerate() {
+        joint.name = format!("bone{k:03}");
+    }
+    let map = joint_map(skeleton, &renamed);
+    let inner = (0..skeleton.joints.len())
+        .filter(|&j| skeleton.joints.iter().any(|c| c.parent.is_some_and(|p| p.index() == j)))
+        .count();
+    let same = map.iter().enumerate().filter(|(t, s)| s.is_some_and(|s| s.index() == *t)).count();
+    assert!(same >= inner, "{same} of {inner} inner joints matched to themselves");
+    assert!(map.iter().enumerate().all(|(t, s)| s.is_none_or(|s| s.index() == t)));
+    let options = RetargetOptions {
+        keep_feet_above_ground: false,
+    };
+    let out = retarget(&source, &renamed, &options).unwrap();
+    let size = creature.mesh.bounds().longest_side();
+    for (f, frame) in positions(&renamed, &out).iter().enumerate() {
+        for (j, p) in frame.iter().enumerate() {
+            let want = source.world[f][j].w_axis.truncate();
+            assert!(p.distance(want) <= 1e-4 * size, "frame {f} joint {j}");
+        }
+    }
+}

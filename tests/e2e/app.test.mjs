@@ -260,6 +260,53 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a generated walk and a retargeted capture play on the character', async () => {
+    const { page, errors } = app;
+    const dir = path.join(artifacts, 'generated');
+    const name = fs.readdirSync(dir).find((f) => f.startsWith('quadruped'));
+    await dropFiles(page, [{ name, bytes: fs.readFileSync(path.join(dir, name)) }]);
+    await page.waitForFunction((n) => window.rigkit.current && window.rigkit.current.name === n, name);
+    const motions = await page.evaluate(() => window.rigkit.motions().map((m) => m.name));
+    for (const m of ['idle', 'look', 'walk', 'wave']) assert.ok(motions.includes(m), `${m} missing: ${motions}`);
+    const travel = async () => page.evaluate(() => {
+      window.rigkit.pause();
+      window.rigkit.seek(0.1);
+      const a = window.rigkit.posedPositions();
+      window.rigkit.seek(0.45);
+      const b = window.rigkit.posedPositions();
+      let worst = 0;
+      for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+      return { worst, count: a.length };
+    });
+    const walk = await page.evaluate(() => window.rigkit.animate('walk'));
+    assert.ok(walk.duration > 0.5, JSON.stringify(walk));
+    const before = await viewportPixels(page);
+    const moved = await travel();
+    const after = await viewportPixels(page);
+    assert.ok(moved.count > 1000 && moved.worst > 0.01, `walk: ${JSON.stringify(moved)}`);
+    assert.notEqual(before.hash, after.hash, 'the viewport did not change while walking');
+    await page.screenshot({ path: path.join(artifacts, 'quadruped-walk.png') });
+    // The motion is part of the download.
+    const glb = await page.evaluate(() => Array.from(window.rigkit.exportGlb()));
+    const report = await validator.validateBytes(new Uint8Array(glb));
+    assert.equal(report.issues.numErrors, 0, JSON.stringify(report.issues.messages.slice(0, 3)));
+    assert.equal(report.info.animationCount, 1);
+    // A BVH dropped on a humanoid plays on it, retargeted.
+    await page.evaluate(() => window.rigkit.restPose());
+    await page.evaluate(async () => {
+      const bytes = new Uint8Array(await (await fetch('web/samples/human-zombie.glb')).arrayBuffer());
+      await window.rigkit.load(bytes, 'human-zombie.glb');
+    });
+    await dropFiles(page, [readData('motion/cmu/01_01.bvh')]);
+    await page.waitForFunction(() => window.rigkit.playback.index !== null);
+    const clip = await travel();
+    assert.ok(clip.worst > 0.01, `capture: ${JSON.stringify(clip)}`);
+    assert.ok((await page.evaluate(() => window.rigkit.motions())).some((m) => m.name === '01_01'));
+    await page.screenshot({ path: path.join(artifacts, 'zombie-cmu.png') });
+    await page.evaluate(() => window.rigkit.restPose());
+    assert.deepEqual(errors, []);
+  });
+
   test('no request leaves the page origin', () => {
     assertSameOrigin(app.requests, server.url);
     assert.ok(app.requests.some((u) => u.endsWith('.wasm')), 'the wasm module was requested from the origin');

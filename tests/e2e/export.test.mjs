@@ -55,6 +55,24 @@ before(() => {
       exported.push({ file: humanoid, joints: 27, input });
     }
   }
+  // Animated by `rigkit animate`: a capture retargeted onto the mannequin, generated motions
+  // on generated creatures.
+  const animatedDir = path.join(out, 'animated');
+  fs.mkdirSync(animatedDir, { recursive: true });
+  const creature = path.join(animatedDir, 'creatures');
+  execFileSync(bin, ['dataset', 'export', creature, '--morphology', 'quadruped', '--n', '1', '--seed', '4']);
+  execFileSync(bin, ['dataset', 'export', creature, '--morphology', 'bird', '--n', '1', '--seed', '4']);
+  const animations = [
+    [path.join(data, 'eval', 'mannequiny.glb'), path.join(data, 'motion', 'cmu', '01_01.bvh'), 'mannequiny-cmu.glb'],
+    [path.join(creature, 'quadruped-4.glb'), 'walk', 'quadruped-walk.glb'],
+    [path.join(creature, 'bird-4.glb'), 'flap', 'bird-flap.glb'],
+  ];
+  for (const [input, motion, name] of animations) {
+    const file = path.join(animatedDir, name);
+    execFileSync(bin, ['animate', input, '--motion', motion, '-o', file]);
+    const { joints } = JSON.parse(execFileSync(bin, ['info', file, '--json']));
+    exported.push({ file, joints, input: file, animated: true });
+  }
   // Generated training samples: a creature of each morphology, augmented ones, MakeHuman bodies.
   const generated = path.join(out, 'generated');
   const morphologies = ['biped', 'quadruped', 'hexapod', 'octopod', 'bird', 'fish', 'snake',
@@ -101,6 +119,24 @@ test('converted eval characters load in three.js as skinned meshes', async (t) =
     assert.ok(found.vertices > 0, url);
   }
   assert.deepEqual(errors, []);
+});
+
+test('animated characters play in three.js: the skinned vertices move', async (t) => {
+  const server = await serve(repo);
+  const browser = await launch({ webgpu: false });
+  t.after(async () => { await browser.close(); await server.close(); });
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}tests/e2e/threejs.html`);
+  await page.waitForFunction(() => window.ready === true);
+  const animated = exported.filter((e) => e.animated);
+  assert.equal(animated.length, 3);
+  for (const { file } of animated) {
+    const url = `/${path.relative(repo, file).split(path.sep).join('/')}`;
+    const r = await page.evaluate((u) => window.skinnedTravel(u, 0, [0, 0.25, 0.5, 2.0]), url);
+    assert.equal(r.clips, 1, url);
+    assert.ok(r.finite, `${url}: non-finite skinned vertices`);
+    assert.ok(r.travel > 0.02 * r.size, `${url}: vertices moved ${r.travel} (size ${r.size})`);
+  }
 });
 
 test('animations survive conversion: three.js poses the same bones the same way', async (t) => {
