@@ -325,11 +325,27 @@ fn skeletons_with_unrelated_names_are_matched_by_their_hierarchy() {
     }
     let map = joint_map(skeleton, &renamed);
     let inner = (0..skeleton.joints.len())
-        .filter(|&j| skeleton.joints.iter().any(|c| c.parent.is_some_and(|p| p.index() == j)))
+        .filter(|&j| {
+            skeleton
+                .joints
+                .iter()
+                .any(|c| c.parent.is_some_and(|p| p.index() == j))
+        })
         .count();
-    let same = map.iter().enumerate().filter(|(t, s)| s.is_some_and(|s| s.index() == *t)).count();
-    assert!(same >= inner, "{same} of {inner} inner joints matched to themselves");
-    assert!(map.iter().enumerate().all(|(t, s)| s.is_none_or(|s| s.index() == t)));
+    let same = map
+        .iter()
+        .enumerate()
+        .filter(|(t, s)| s.is_some_and(|s| s.index() == *t))
+        .count();
+    assert!(
+        same >= inner,
+        "{same} of {inner} inner joints matched to themselves"
+    );
+    assert!(
+        map.iter()
+            .enumerate()
+            .all(|(t, s)| s.is_none_or(|s| s.index() == t))
+    );
     let options = RetargetOptions {
         keep_feet_above_ground: false,
     };
