@@ -18,6 +18,7 @@ pub mod character;
 #[cfg(feature = "compute")]
 pub mod compute;
 pub mod dataset;
+pub mod edit;
 pub mod error;
 pub mod eval;
 pub mod export;

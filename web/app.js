@@ -102,21 +102,61 @@ async function main() {
   requestAnimationFrame(frame);
 
   // Orbit with the primary button, pan with the secondary (or shift), zoom with the wheel.
+  // On a joint, the primary button selects it (its weights are painted) and, in edit mode,
+  // drags it in the plane facing the camera, or in pose mode turns it.
   let drag = null;
+  let selected = -1;
+  const pick = (e) => app.pickJoint(e.offsetX, e.offsetY, canvas.clientWidth, canvas.clientHeight);
   canvas.addEventListener('pointerdown', (e) => {
-    drag = { x: e.clientX, y: e.clientY, pan: e.button !== 0 || e.shiftKey };
+    const mode = $('mode').value;
+    const joint = e.button === 0 && !e.shiftKey ? pick(e) : -1;
+    drag = { x: e.clientX, y: e.clientY, pan: e.button !== 0 || e.shiftKey, joint: -1 };
+    if (joint >= 0) {
+      selectJoint(joint);
+      if (mode === 'edit') {
+        app.beginDrag(joint);
+        drag.joint = joint;
+      } else if (mode === 'pose') {
+        drag.joint = joint;
+      }
+    }
     canvas.setPointerCapture(e.pointerId);
   });
   canvas.addEventListener('pointermove', (e) => {
-    if (!drag) return;
+    if (!drag) {
+      const joint = pick(e);
+      const tip = $('joint-tip');
+      tip.hidden = joint < 0;
+      if (joint >= 0) {
+        tip.textContent = app.jointNames()[joint];
+        tip.style.left = `${e.offsetX + 12}px`;
+        tip.style.top = `${e.offsetY + 12}px`;
+      }
+      return;
+    }
     const dx = e.clientX - drag.x;
     const dy = e.clientY - drag.y;
     drag.x = e.clientX;
     drag.y = e.clientY;
-    if (drag.pan) app.pan(dx, dy); else app.orbit(dx, dy);
+    const mode = $('mode').value;
+    if (drag.joint >= 0 && mode === 'edit') app.dragJoint(dx, dy, canvas.clientHeight);
+    else if (drag.joint >= 0 && mode === 'pose') app.rotateJoint(drag.joint, dx, dy);
+    else if (drag.pan) app.pan(dx, dy);
+    else app.orbit(dx, dy);
     redraw();
   });
-  canvas.addEventListener('pointerup', () => { drag = null; });
+  canvas.addEventListener('pointerup', () => {
+    if (drag && drag.joint >= 0 && $('mode').value === 'edit') {
+      try {
+        const ms = app.endDrag();
+        $('status-edit').textContent = `joint moved, re-skinned in ${ms.toFixed(0)} ms`;
+        afterEdit();
+      } catch (err) {
+        showError(err.message || String(err));
+      }
+    }
+    drag = null;
+  });
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
@@ -156,6 +196,44 @@ async function main() {
       glue: new URL(glue.getAttribute('href'), location.href).href,
       binary: new URL(binary.getAttribute('href'), location.href).href,
     };
+  }
+
+  // Selects a joint: its weights are painted and the edit tools act on it.
+  function selectJoint(joint) {
+    selected = joint;
+    $('weights-joint').value = String(joint);
+    app.showWeights(joint);
+    $('legend').hidden = joint < 0;
+    const parents = app.jointParents();
+    const select = $('parent-joint');
+    select.replaceChildren(new Option('(parent…)', ''));
+    app.jointNames().forEach((name, i) => { if (i !== joint) select.add(new Option(`parent: ${name}`, String(i))); });
+    select.value = joint >= 0 && parents[joint] >= 0 ? String(parents[joint]) : '';
+    redraw();
+  }
+
+  // After any edit: the joint list, the motions and the undo buttons follow the rig.
+  function afterEdit() {
+    const keep = selected;
+    listJoints();
+    listMotions();
+    const count = app.jointNames().length;
+    selectJoint(keep < count ? keep : -1);
+    current = { ...current, joints: count };
+  }
+
+  // Runs one edit, showing any error in the banner (and rethrowing it for scripts).
+  function editRig(run) {
+    try {
+      const result = run();
+      clearError();
+      afterEdit();
+      return result;
+    } catch (e) {
+      const message = e && e.message ? e.message : String(e);
+      showError(message);
+      throw new Error(message);
+    }
   }
 
   // Fills the joint chooser of the weight heatmap.
@@ -251,6 +329,53 @@ async function main() {
   }
 
   const load = (bytes, name) => loadFiles([{ name, bytes }]);
+
+  $('mode').addEventListener('change', (e) => {
+    const mode = e.target.value;
+    $('edit-tools').hidden = mode !== 'edit';
+    $('reset-pose').hidden = mode !== 'pose';
+    if (mode !== 'pose') app.resetPose();
+    redraw();
+  });
+  const edits = {
+    moveJoint: (joint, x, y, z) => editRig(() => app.moveJoint(joint, x, y, z)),
+    addJoint: (parent, name = '') => editRig(() => app.addJoint(parent, name)),
+    deleteJoint: (joint) => editRig(() => app.deleteJoint(joint)),
+    renameJoint: (joint, name) => editRig(() => app.renameJoint(joint, name)),
+    reparentJoint: (joint, parent) => editRig(() => app.reparentJoint(joint, parent)),
+    undo: () => editRig(() => app.undo()),
+    redo: () => editRig(() => app.redo()),
+  };
+  const needSelection = () => {
+    if (selected < 0) showError('Select a joint first: click it in the viewport');
+    return selected >= 0;
+  };
+  $('add-joint').addEventListener('click', () => {
+    if (needSelection()) { try { selectJoint(edits.addJoint(selected)); } catch (_) { /* banner */ } }
+  });
+  $('delete-joint').addEventListener('click', () => {
+    if (needSelection()) { try { edits.deleteJoint(selected); selectJoint(-1); } catch (_) { /* banner */ } }
+  });
+  $('rename-joint').addEventListener('click', () => {
+    if (!needSelection()) return;
+    const name = prompt('New name', app.jointNames()[selected]);
+    if (name !== null) { try { edits.renameJoint(selected, name); } catch (_) { /* banner */ } }
+  });
+  $('parent-joint').addEventListener('change', (e) => {
+    if (e.target.value === '' || !needSelection()) return;
+    try { selectJoint(edits.reparentJoint(selected, Number(e.target.value))); } catch (_) { /* banner */ }
+  });
+  $('undo').addEventListener('click', () => { try { edits.undo(); } catch (_) { /* banner */ } });
+  $('redo').addEventListener('click', () => { try { edits.redo(); } catch (_) { /* banner */ } });
+  $('reset-pose').addEventListener('click', () => { app.resetPose(); redraw(); });
+  addEventListener('keydown', (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.target instanceof HTMLInputElement) return;
+    const key = e.key.toLowerCase();
+    if (key === 'z' || key === 'y') {
+      e.preventDefault();
+      try { if (key === 'y' || e.shiftKey) edits.redo(); else edits.undo(); } catch (_) { /* banner */ }
+    }
+  });
 
   // The motion picker: the character's clips, then the motions rigkit can make for it.
   function listMotions() {
@@ -469,8 +594,23 @@ async function main() {
     restPose,
     get playback() { return { ...playback }; },
     posedPositions: () => app.posedPositions(),
+    // Editing (each edit re-skins and can be undone) and pose mode.
+    ...edits,
+    setMode: (mode) => { $('mode').value = mode; $('mode').dispatchEvent(new Event('change')); },
+    selectJoint,
+    jointParents: () => app.jointParents(),
+    jointWeights: (joint) => app.jointWeights(joint),
+    jointScreenPositions: () => app.jointScreenPositions(canvas.clientWidth, canvas.clientHeight),
+    rotateJoint: (joint, dx, dy) => { app.rotateJoint(joint, dx, dy); redraw(); },
+    resetPose: () => { app.resetPose(); redraw(); },
   };
   dispatchEvent(new CustomEvent('rigkit-ready'));
+}
+
+// Works offline after the first visit (web/sw.js, copied to the site root so that it controls
+// the whole page).
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('sw.js').catch((e) => console.warn(`offline support unavailable: ${e.message}`));
 }
 
 main().catch((e) => {

@@ -211,49 +211,11 @@ fn drop_random_subtree(character: &Character, remove: &mut [bool], rng: &mut Rng
     }
 }
 
-/// Removes the marked joints (never roots): children go to the nearest kept ancestor, and so
-/// do the removed joints' weights, so every vertex keeps weights summing to 1.
+/// Removes the marked joints (never roots); see [`crate::edit::remove_joints`].
 pub fn remove_joints(character: &mut Character, remove: &[bool]) {
-    let (Some(skeleton), Some(skin)) = (character.skeleton.as_mut(), character.skin.as_mut())
-    else {
-        return;
-    };
-    let count = skeleton.joints.len();
-    let mut heir: Vec<usize> = (0..count).collect();
-    for j in 0..count {
-        if remove.get(j).copied().unwrap_or(false)
-            && let Some(p) = skeleton.joints[j].parent
-        {
-            heir[j] = heir[p.index()];
-        }
+    if let Some(skeleton) = character.skeleton.as_mut() {
+        crate::edit::remove_joints(skeleton, character.skin.as_mut(), remove);
     }
-    let mut new_index = vec![u32::MAX; count];
-    let mut kept = Vec::new();
-    for (j, joint) in skeleton.joints.iter().enumerate() {
-        if heir[j] == j {
-            new_index[j] = kept.len() as u32;
-            let mut joint = joint.clone();
-            joint.parent = joint.parent.map(|p| JointId(new_index[heir[p.index()]]));
-            kept.push(joint);
-        }
-    }
-    if kept.len() == count {
-        return;
-    }
-    skeleton.joints = kept;
-    let mut new_skin = SkinWeights::new();
-    for v in 0..skin.vertex_count() {
-        let moved: Vec<Influence> = skin
-            .influences(v)
-            .iter()
-            .map(|i| Influence {
-                joint: JointId(new_index[heir[i.joint.index()]]),
-                weight: i.weight,
-            })
-            .collect();
-        new_skin.push_vertex(top_influences(&moved, moved.len().max(1)));
-    }
-    *skin = new_skin;
 }
 
 fn refresh_normals(character: &mut Character) {

@@ -64,6 +64,26 @@ impl Viewer {
         self.camera.frame(&bounds);
     }
 
+    /// Shows `character` again after an edit, in heatmap colours of `weights_of` if given;
+    /// the camera stays where it is.
+    pub fn refresh(&mut self, character: &Character, weights_of: Option<JointId>) {
+        self.build_surface(character, weights_of);
+        self.show_skeleton(character.skeleton.as_ref(), &character.mesh.bounds());
+    }
+
+    /// Redraws only the skeleton overlay (a joint being dragged); `None` hides it.
+    pub fn show_skeleton(
+        &mut self,
+        skeleton: Option<&crate::rig::Skeleton>,
+        bounds: &crate::mesh::Aabb,
+    ) {
+        self.skeleton = skeleton.map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal()));
+    }
+
+    pub fn camera(&self) -> &OrbitCamera {
+        &self.camera
+    }
+
     /// Paints the surface with `joint`'s skin weights (a heatmap), or with its own materials
     /// again for `None`. The camera stays where it is.
     pub fn show_weights(&mut self, character: &Character, joint: Option<JointId>) {

@@ -72,25 +72,97 @@ impl OrbitCamera {
         self.target + Vec3::new(sy * cp, sp, cy * cp) * self.distance
     }
 
+    /// The near and far clip distances: the framed model and room around it.
+    fn clip_planes(&self) -> (f32, f32) {
+        (
+            (self.distance - self.radius * 2.0).max(self.distance * 0.01),
+            self.distance + self.radius * 4.0,
+        )
+    }
+
     /// The three-d camera for a viewport of `width` × `height` pixels.
     pub fn camera(&self, width: u32, height: u32) -> Camera {
         let eye = self.eye();
         let t = self.target;
+        let (near, far) = self.clip_planes();
         Camera::new_perspective(
             Viewport::new_at_origo(width, height),
             vec3(eye.x, eye.y, eye.z),
             vec3(t.x, t.y, t.z),
             vec3(0.0, 1.0, 0.0),
             degrees(FIELD_OF_VIEW_DEGREES),
-            (self.distance - self.radius * 2.0).max(self.distance * 0.01),
-            self.distance + self.radius * 4.0,
+            near,
+            far,
         )
+    }
+
+    /// Where `point` appears in a `width` × `height` viewport, in pixels from its top-left
+    /// corner (the same projection as [`Self::camera`]); `None` behind the camera.
+    pub fn screen_position(&self, point: Vec3, width: f32, height: f32) -> Option<glam::Vec2> {
+        let (near, far) = self.clip_planes();
+        let view = glam::Mat4::look_at_rh(self.eye(), self.target, Vec3::Y);
+        let projection = glam::Mat4::perspective_rh_gl(
+            FIELD_OF_VIEW_DEGREES.to_radians(),
+            width / height.max(1.0),
+            near,
+            far,
+        );
+        let clip = projection * view * point.extend(1.0);
+        if clip.w <= 1e-6 {
+            return None;
+        }
+        let ndc = clip.truncate() / clip.w;
+        Some(glam::Vec2::new(
+            (ndc.x + 1.0) * 0.5 * width,
+            (1.0 - ndc.y) * 0.5 * height,
+        ))
+    }
+
+    /// How far in the world a point at `point` moves when dragged `dx`, `dy` pixels in the
+    /// plane facing the camera (viewport `height` pixels tall).
+    pub fn drag_in_view_plane(&self, point: Vec3, dx: f32, dy: f32, height: f32) -> Vec3 {
+        let eye = self.eye();
+        let forward = (self.target - eye).normalize_or_zero();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        let depth = (point - eye).dot(forward).max(1e-6);
+        let per_pixel =
+            2.0 * depth * (FIELD_OF_VIEW_DEGREES.to_radians() * 0.5).tan() / height.max(1.0);
+        (right * dx - up * dy) * per_pixel
+    }
+
+    /// The direction the camera looks along.
+    pub fn view_direction(&self) -> Vec3 {
+        (self.target - self.eye()).normalize_or(Vec3::NEG_Z)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dragged_point_follows_the_pointer_on_screen() {
+        let mut camera = OrbitCamera::default();
+        camera.frame(&Aabb {
+            min: Vec3::splat(-1.0),
+            max: Vec3::splat(1.0),
+        });
+        camera.orbit(40.0, 25.0);
+        let (w, h) = (800.0, 600.0);
+        let centre = camera.screen_position(Vec3::ZERO, w, h).unwrap();
+        assert!((centre - glam::Vec2::new(400.0, 300.0)).length() < 1e-2);
+        let p = Vec3::new(0.3, 0.2, -0.1);
+        let at = camera.screen_position(p, w, h).unwrap();
+        let moved = p + camera.drag_in_view_plane(p, 25.0, -10.0, h);
+        let now = camera.screen_position(moved, w, h).unwrap();
+        assert!(
+            (now - at - glam::Vec2::new(25.0, -10.0)).length() < 0.5,
+            "{at} → {now}"
+        );
+        let behind = camera.eye() - camera.view_direction();
+        assert!(camera.screen_position(behind, w, h).is_none());
+    }
 
     #[test]
     fn framing_puts_the_whole_box_in_front_of_the_camera() {

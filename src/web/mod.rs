@@ -2,6 +2,7 @@
 //! core and turns its results and errors into JS values. No logic lives here.
 
 mod compute;
+mod edit;
 mod motion;
 mod rig;
 
@@ -53,6 +54,13 @@ pub struct App {
     time: f32,
     /// The skinned vertices of the last pose shown, for scripts and tests.
     posed: Vec<f32>,
+    /// Undo/redo of joint edits, and the joint being dragged with where it started.
+    editor: crate::edit::RigEditor,
+    dragging: Option<(crate::rig::JointId, glam::Vec3)>,
+    /// The joint whose weights are painted, if any.
+    heat: Option<crate::rig::JointId>,
+    /// Pose mode: each joint's rotation on top of its rest pose; empty when not posing.
+    pose_turns: Vec<glam::Quat>,
 }
 
 impl App {
@@ -62,6 +70,10 @@ impl App {
         self.character = Some(character);
         self.playing = None;
         self.posed.clear();
+        self.editor.clear();
+        self.dragging = None;
+        self.heat = None;
+        self.pose_turns.clear();
         Ok(info)
     }
 }
@@ -89,6 +101,10 @@ impl App {
             playing: None,
             time: 0.0,
             posed: Vec::new(),
+            editor: crate::edit::RigEditor::new(crate::skin::SkinOptions::default()),
+            dragging: None,
+            heat: None,
+            pose_turns: Vec::new(),
         })
     }
 
@@ -169,6 +185,7 @@ impl App {
                 })
                 .map(crate::rig::JointId);
             self.viewer.show_weights(c, joint);
+            self.heat = joint;
         }
         if self.playing.is_some() {
             self.pose(self.time);

@@ -88,3 +88,76 @@ impl Laps {
         ms
     }
 }
+
+/// What an embedding page needs of a rigged file: `{ name, names, parents: Int32Array,
+/// joints: Float32Array (x, y, z per joint), weights: { offsets, joints, values },
+/// vertexCount }`.
+#[wasm_bindgen(js_name = describeRig)]
+pub fn describe_rig(bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
+    let character = crate::io::import(bytes, name, &crate::Limits::default())
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    let skeleton = character
+        .skeleton
+        .as_ref()
+        .ok_or_else(|| JsError::new(&format!("'{name}' has no skeleton")))?;
+    let names = js_sys::Array::new();
+    for joint in &skeleton.joints {
+        names.push(&JsValue::from_str(&joint.name));
+    }
+    let parents: Vec<i32> = skeleton
+        .joints
+        .iter()
+        .map(|j| j.parent.map_or(-1, |p| p.0 as i32))
+        .collect();
+    let (mut offsets, mut joints, mut values) = (vec![0u32], Vec::new(), Vec::new());
+    if let Some(skin) = &character.skin {
+        for v in 0..skin.vertex_count() {
+            for i in skin.influences(v) {
+                joints.push(i.joint.0);
+                values.push(i.weight);
+            }
+            offsets.push(joints.len() as u32);
+        }
+    }
+    let weights = js_sys::Object::new();
+    let result = js_sys::Object::new();
+    let set = |target: &js_sys::Object, key: &str, value: &JsValue| {
+        js_sys::Reflect::set(target, &key.into(), value)
+            .map(|_| ())
+            .map_err(|_| JsError::new("cannot build the rig description"))
+    };
+    set(
+        &weights,
+        "offsets",
+        &js_sys::Uint32Array::from(offsets.as_slice()).into(),
+    )?;
+    set(
+        &weights,
+        "joints",
+        &js_sys::Uint32Array::from(joints.as_slice()).into(),
+    )?;
+    set(
+        &weights,
+        "values",
+        &js_sys::Float32Array::from(values.as_slice()).into(),
+    )?;
+    set(&result, "name", &JsValue::from_str(&character.name))?;
+    set(&result, "names", &names.into())?;
+    set(
+        &result,
+        "parents",
+        &js_sys::Int32Array::from(parents.as_slice()).into(),
+    )?;
+    set(
+        &result,
+        "joints",
+        &js_sys::Float32Array::from(skeleton.flat_positions().as_slice()).into(),
+    )?;
+    set(&result, "weights", &weights.into())?;
+    set(
+        &result,
+        "vertexCount",
+        &JsValue::from_f64(character.mesh.vertex_count() as f64),
+    )?;
+    Ok(result.into())
+}

@@ -1,0 +1,190 @@
+//! Editing a rig by hand: joint edits with re-skinning, and undo/redo over them. The page's
+//! joint dragging, adding, deleting, renaming and re-parenting all go through [`RigEditor`].
+
+mod skeleton_edits;
+
+pub use skeleton_edits::{
+    EditError, add_joint, delete_joint, move_joint, remove_joints, rename_joint, reparent_joint,
+};
+
+use glam::Vec3;
+
+use crate::Character;
+use crate::rig::{JointId, Skeleton, SkinWeights};
+use crate::skin::{SkinOptions, geodesic_skin};
+
+/// Most steps kept for undo; older ones are forgotten.
+pub const MAX_UNDO: usize = 100;
+
+/// One change to a rig.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    Move {
+        joint: JointId,
+        to: Vec3,
+    },
+    Add {
+        parent: JointId,
+        at: Vec3,
+        name: String,
+    },
+    Delete {
+        joint: JointId,
+    },
+    Rename {
+        joint: JointId,
+        name: String,
+    },
+    Reparent {
+        joint: JointId,
+        parent: JointId,
+    },
+}
+
+impl Edit {
+    /// Whether the skin must be recomputed after it (a rename changes no weight).
+    fn reskins(&self) -> bool {
+        !matches!(self, Edit::Rename { .. })
+    }
+}
+
+/// A rig as it was: what undo brings back.
+#[derive(Debug, Clone)]
+struct Snapshot {
+    skeleton: Option<Skeleton>,
+    skin: Option<SkinWeights>,
+    animations: Vec<crate::anim::Clip>,
+}
+
+impl Snapshot {
+    fn of(c: &Character) -> Self {
+        Self {
+            skeleton: c.skeleton.clone(),
+            skin: c.skin.clone(),
+            animations: c.animations.clone(),
+        }
+    }
+
+    fn restore(self, c: &mut Character) {
+        c.skeleton = self.skeleton;
+        c.skin = self.skin;
+        c.animations = self.animations;
+    }
+}
+
+/// The undo and redo stacks of one character's rig.
+#[derive(Debug, Clone, Default)]
+pub struct RigEditor {
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+    /// How edits re-skin; a coarser grid than a full rig keeps edits interactive.
+    pub skin: SkinOptions,
+}
+
+/// What an edit did: the joint it concerns afterwards (new or moved in the order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Applied {
+    pub joint: Option<JointId>,
+}
+
+impl RigEditor {
+    pub fn new(skin: SkinOptions) -> Self {
+        Self {
+            undo: Vec::new(),
+            redo: Vec::new(),
+            skin,
+        }
+    }
+
+    /// Applies `edit` to `character` and re-skins it; on error nothing changes. Structural
+    /// edits drop the character's clips, which no longer fit (undo brings them back).
+    pub fn apply(&mut self, character: &mut Character, edit: Edit) -> Result<Applied, EditError> {
+        let before = Snapshot::of(character);
+        let result = self.apply_inner(character, &edit);
+        match result {
+            Ok(applied) => {
+                self.undo.push(before);
+                if self.undo.len() > MAX_UNDO {
+                    self.undo.remove(0);
+                }
+                self.redo.clear();
+                Ok(applied)
+            }
+            Err(e) => {
+                before.restore(character);
+                Err(e)
+            }
+        }
+    }
+
+    fn apply_inner(&self, character: &mut Character, edit: &Edit) -> Result<Applied, EditError> {
+        let skeleton = character.skeleton.as_mut().ok_or(EditError::NoSkeleton)?;
+        let skin = character.skin.as_mut();
+        let joint = match edit {
+            Edit::Move { joint, to } => {
+                move_joint(skeleton, *joint, *to)?;
+                Some(*joint)
+            }
+            Edit::Add { parent, at, name } => Some(add_joint(skeleton, *parent, *at, name)?),
+            Edit::Delete { joint } => {
+                delete_joint(skeleton, skin, *joint)?;
+                None
+            }
+            Edit::Rename { joint, name } => {
+                rename_joint(skeleton, *joint, name)?;
+                Some(*joint)
+            }
+            Edit::Reparent { joint, parent } => {
+                Some(reparent_joint(skeleton, skin, *joint, *parent)?)
+            }
+        };
+        if matches!(
+            edit,
+            Edit::Add { .. } | Edit::Delete { .. } | Edit::Reparent { .. }
+        ) {
+            character.animations.clear();
+        }
+        if edit.reskins() {
+            let skeleton = character.skeleton.as_ref().ok_or(EditError::NoSkeleton)?;
+            // A mesh that cannot be skinned keeps its carried-over weights.
+            if let Ok(skin) = geodesic_skin(&character.mesh, skeleton, &self.skin) {
+                character.skin = Some(skin);
+            }
+        }
+        Ok(Applied { joint })
+    }
+
+    /// Steps back one edit; `false` when there is none.
+    pub fn undo(&mut self, character: &mut Character) -> bool {
+        let Some(previous) = self.undo.pop() else {
+            return false;
+        };
+        self.redo.push(Snapshot::of(character));
+        previous.restore(character);
+        true
+    }
+
+    /// Re-applies the last undone edit; `false` when there is none.
+    pub fn redo(&mut self, character: &mut Character) -> bool {
+        let Some(next) = self.redo.pop() else {
+            return false;
+        };
+        self.undo.push(Snapshot::of(character));
+        next.restore(character);
+        true
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Forgets the history (a new character was loaded or rigged).
+    pub fn clear(&mut self) {
+        self.undo.clear();
+        self.redo.clear();
+    }
+}

@@ -1,0 +1,175 @@
+// End-to-end tests of editing, pose mode, offline use and the embedding API: headless
+// Chromium on the built page (dist/), WebGPU on SwiftShader.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import validator from 'gltf-validator';
+
+import { serve } from './server.mjs';
+import { dropFiles, launch, openApp, viewportPixels } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const dist = process.env.RIGKIT_DIST || path.join(repo, 'dist');
+const data = process.env.RIGKIT_DATA || path.resolve(repo, '..', 'shared', 'data');
+const artifacts = path.join(repo, 'target', 'e2e');
+fs.mkdirSync(artifacts, { recursive: true });
+const readData = (rel) => ({ name: path.basename(rel), bytes: fs.readFileSync(path.join(data, rel)) });
+
+let server;
+before(async () => { server = await serve(dist); });
+after(async () => server && server.close());
+
+describe('editing the rig', () => {
+  let browser;
+  let app;
+  before(async () => {
+    browser = await launch({ webgpu: true });
+    app = await openApp(browser.context, server.url);
+  });
+  after(async () => browser && browser.close());
+
+  test('dragging a joint with the pointer moves it and changes the weights; undo restores', async () => {
+    const { page, errors } = app;
+    await dropFiles(page, [readData('eval/mannequiny.glb')]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'mannequiny.glb');
+    await page.evaluate(() => window.rigkit.setMode('edit'));
+    const names = await page.evaluate(() => window.rigkit.current && window.rigkit.jointParents().length);
+    assert.ok(names > 20);
+    const elbow = await page.evaluate(() => [...document.getElementById('weights-joint').options]
+      .findIndex((o) => o.textContent === 'lowerarm.l') - 1);
+    assert.ok(elbow >= 0);
+    // One edit in place first, so that before and after are both rigkit's own skins.
+    const rest = await page.evaluate(() => Array.from(window.rigkit.jointPositions()));
+    await page.evaluate(([j, p]) => window.rigkit.moveJoint(j, p[3 * j], p[3 * j + 1], p[3 * j + 2]), [elbow, rest]);
+    const before = await page.evaluate((j) => Array.from(window.rigkit.jointWeights(j)), elbow);
+    const screen = await page.evaluate(() => Array.from(window.rigkit.jointScreenPositions()));
+    const box = await page.locator('#viewport').boundingBox();
+    const [x, y] = [box.x + screen[2 * elbow], box.y + screen[2 * elbow + 1]];
+    // Hovering names the joint.
+    await page.mouse.move(x, y);
+    assert.equal(await page.textContent('#joint-tip'), 'lowerarm.l');
+    await page.mouse.down();
+    await page.mouse.move(x + 10, y + 25, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(() => /re-skinned in \d+ ms/.test(document.getElementById('status-edit').textContent));
+    const after = await page.evaluate((j) => Array.from(window.rigkit.jointWeights(j)), elbow);
+    const changed = before.filter((w, i) => Math.abs(w - after[i]) > 0.05).length;
+    assert.ok(changed > 50, `only ${changed} vertices changed weight`);
+    const moved = await page.evaluate(() => Array.from(window.rigkit.jointScreenPositions()));
+    assert.ok(Math.hypot(moved[2 * elbow] - screen[2 * elbow] - 10, moved[2 * elbow + 1] - screen[2 * elbow + 1] - 25) < 3,
+      'the joint did not follow the pointer');
+    // The painted heatmap is the selected joint's.
+    assert.equal(await page.inputValue('#weights-joint'), String(elbow));
+    await page.screenshot({ path: path.join(artifacts, 'edit-drag.png') });
+    await page.keyboard.press('Control+z');
+    const undone = await page.evaluate((j) => Array.from(window.rigkit.jointWeights(j)), elbow);
+    assert.deepEqual(undone, before);
+    await page.keyboard.press('Control+Shift+z');
+    assert.deepEqual(await page.evaluate((j) => Array.from(window.rigkit.jointWeights(j)), elbow), after);
+    assert.deepEqual(errors, []);
+  });
+
+  test('joints can be added, renamed, re-parented and deleted, and the export stays valid', async () => {
+    const { page, errors } = app;
+    const count = () => page.evaluate(() => window.rigkit.jointParents().length);
+    const n = await count();
+    const hand = await page.evaluate(() => [...document.getElementById('weights-joint').options]
+      .findIndex((o) => o.textContent === 'hand.l') - 1);
+    const added = await page.evaluate((h) => window.rigkit.addJoint(h, 'tip.l'), hand);
+    assert.equal(await count(), n + 1);
+    await page.evaluate((j) => window.rigkit.renameJoint(j, 'prop.l'), added);
+    const names = await page.evaluate(() => [...document.getElementById('weights-joint').options].map((o) => o.textContent));
+    assert.ok(names.includes('prop.l'));
+    const moved = await page.evaluate((j) => window.rigkit.reparentJoint(j, 0), added);
+    assert.equal((await page.evaluate(() => window.rigkit.jointParents()))[moved], 0);
+    await page.evaluate((j) => window.rigkit.deleteJoint(j), moved);
+    assert.equal(await count(), n);
+    // A refused edit names the problem and changes nothing.
+    await assert.rejects(page.evaluate(() => window.rigkit.deleteJoint(0)), /root/);
+    assert.equal(await page.isHidden('#error-banner'), false);
+    assert.equal(await count(), n);
+    await page.click('#error-close');
+    const glb = await page.evaluate(() => Array.from(window.rigkit.exportGlb()));
+    const report = await validator.validateBytes(new Uint8Array(glb));
+    assert.equal(report.issues.numErrors, 0);
+    assert.deepEqual(errors.filter((e) => !/root/.test(e)), []);
+  });
+
+  test('pose mode turns a joint with live skinning; reset brings the rest pose back', async () => {
+    const { page } = app;
+    await page.evaluate(() => window.rigkit.setMode('pose'));
+    const before = await viewportPixels(page);
+    const elbow = await page.evaluate(() => [...document.getElementById('weights-joint').options]
+      .findIndex((o) => o.textContent === 'upperarm.l') - 1);
+    const screen = await page.evaluate(() => Array.from(window.rigkit.jointScreenPositions()));
+    const box = await page.locator('#viewport').boundingBox();
+    await page.mouse.move(box.x + screen[2 * elbow], box.y + screen[2 * elbow + 1]);
+    await page.mouse.down();
+    await page.mouse.move(box.x + screen[2 * elbow] + 60, box.y + screen[2 * elbow + 1], { steps: 6 });
+    await page.mouse.up();
+    const posed = await page.evaluate(() => window.rigkit.posedPositions().length);
+    assert.ok(posed > 1000, 'no posed vertices');
+    const after = await viewportPixels(page);
+    assert.notEqual(before.hash, after.hash);
+    await page.screenshot({ path: path.join(artifacts, 'pose-mode.png') });
+    await page.click('#reset-pose');
+    assert.equal(await page.evaluate(() => window.rigkit.posedPositions().length), 0);
+    await page.evaluate(() => window.rigkit.setMode('view'));
+  });
+});
+
+describe('embedding', () => {
+  test('the embed example rigs with <rigkit-viewer> and with the Rigger API', async () => {
+    const browser = await launch({ webgpu: false });
+    try {
+      const page = await browser.context.newPage();
+      const errors = [];
+      const requests = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('request', (r) => requests.push(r.url()));
+      await page.goto(`${server.url}web/embed-example.html`);
+      await page.waitForFunction(() => window.embedReady && window.elementRig, null, { timeout: 120000 });
+      const element = await page.evaluate(() => ({ joints: window.elementRig.jointCount, names: window.elementRig.names.length }));
+      assert.ok(element.joints >= 20, JSON.stringify(element));
+      assert.match(await page.textContent('#element-status'), /rigged: \d+ joints/);
+      const fox = fs.readFileSync(path.join(data, 'eval', 'Fox.glb'));
+      const rig = await page.evaluate((bytes) => window.rigWithApi(bytes, 'Fox.glb'), [...fox]);
+      assert.ok(rig.jointCount >= 2 && rig.joints === 3 * rig.jointCount && rig.parents[0] === -1, JSON.stringify(rig));
+      assert.equal(rig.offsets, 1728 + 1);
+      await page.screenshot({ path: path.join(artifacts, 'embed-example.png') });
+      assert.deepEqual(requests.filter((u) => !u.startsWith(server.url)), []);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe('offline', () => {
+  test('after the first visit the page opens and rigs without a network', async () => {
+    const browser = await launch({ webgpu: false });
+    try {
+      const first = await openApp(browser.context, server.url);
+      await first.page.evaluate(() => navigator.serviceWorker.ready);
+      await first.page.reload();
+      await first.page.waitForFunction(() => window.rigkit && window.rigkit.ready && navigator.serviceWorker.controller);
+      await browser.context.setOffline(true);
+      const offline = await openApp(browser.context, server.url);
+      await offline.page.waitForFunction(() => window.rigkit.current && window.rigkit.current.joints > 0);
+      const rig = await offline.page.evaluate(async () => {
+        const bytes = new Uint8Array(await (await fetch('web/samples/human-zombie.glb')).arrayBuffer());
+        return window.rigkit.rig(bytes, 'zombie.glb', { template: 'auto' });
+      });
+      assert.ok(rig.jointCount >= 5);
+      assert.deepEqual(offline.errors, []);
+    } finally {
+      await browser.context.setOffline(false);
+      await browser.close();
+    }
+  });
+});
