@@ -247,7 +247,14 @@ async function main() {
   // Rigs the files in the worker (a new skeleton and skin weights) and shows the result.
   // Rejects, with a banner, on failure or cancel; what was shown before stays.
   async function rigFiles(files, options = {}) {
-    const template = options.template || $('template').value;
+    const chosen = options.template || $('template').value;
+    // A skeleton file given to the API ({ name, bytes }) or picked in the template chooser.
+    const skeleton = options.skeleton || (chosen === 'file' ? skeletonFile : null);
+    if (chosen === 'file' && !skeleton) {
+      showError('Pick a skeleton file first (Template: skeleton file…)');
+      throw new Error('Pick a skeleton file first');
+    }
+    const template = skeleton ? `file: ${skeleton.name}` : chosen;
     const maxInfluences = Number(options.maxInfluences || $('max-influences').value);
     if (!worker) worker = new Worker(new URL('rig-worker.js', import.meta.url), { type: 'module' });
     const id = ++jobs;
@@ -272,8 +279,9 @@ async function main() {
           id,
           ...moduleUrls(),
           files: files.map((f) => ({ name: String(f.name), bytes: f.bytes.slice() })),
-          template,
+          template: skeleton ? 'auto' : template,
           maxInfluences,
+          skeleton: skeleton ? { name: skeleton.name, bytes: skeleton.bytes.slice() } : null,
         });
       });
     } catch (e) {
@@ -466,6 +474,25 @@ async function main() {
     }
   });
 
+  // The template chooser's "skeleton file…": pick a rigged GLB or a BVH whose skeleton is
+  // adapted to the mesh on the next rig.
+  let skeletonFile = null;
+  $('template').addEventListener('change', (e) => {
+    if (e.target.value === 'file') $('skeleton-input').click();
+  });
+  $('skeleton-input').addEventListener('change', async (e) => {
+    const [file] = e.target.files;
+    e.target.value = '';
+    if (!file) {
+      $('template').value = 'auto';
+      return;
+    }
+    skeletonFile = { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+    $('template').options[$('template').options.length - 1].textContent = `skeleton: ${file.name}`;
+  });
+  $('xray').addEventListener('change', (e) => { app.setXray(e.target.checked); redraw(); });
+  $('wireframe').addEventListener('change', (e) => { app.setWireframe(e.target.checked); redraw(); });
+
   $('rig-button').addEventListener('click', () => {
     if (shownFiles) rigFiles(shownFiles).catch(() => {});
   });
@@ -569,7 +596,8 @@ async function main() {
     checkBackends,
     get current() { return current; },
     jointPositions: () => app.jointPositions(),
-    // Rigs `bytes` (a mesh, or a rigged file to rig anew) with options { template, maxInfluences }.
+    // Rigs `bytes` (a mesh, or a rigged file to rig anew) with options { template, maxInfluences,
+    // skeleton: { name, bytes } } — a rigged GLB or a BVH whose skeleton is adapted to the mesh.
     rig: async (bytes, name, options = {}) => {
       await rigFiles([{ name, bytes }], options);
       return rigResult();

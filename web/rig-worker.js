@@ -15,7 +15,7 @@ async function wasm(glue, binary) {
 }
 
 self.onmessage = async ({ data }) => {
-  const { id, glue, binary, files, template, maxInfluences } = data;
+  const { id, glue, binary, files, template, maxInfluences, skeleton } = data;
   try {
     const module = await wasm(glue, binary);
     const result = module.rigFiles(
@@ -23,6 +23,8 @@ self.onmessage = async ({ data }) => {
       files.map((f) => f.bytes),
       template,
       maxInfluences,
+      skeleton ? skeleton.name : undefined,
+      skeleton ? skeleton.bytes : undefined,
       (stage) => self.postMessage({ id, stage }),
     );
     self.postMessage({ id, done: true, glb: result.glb, timings: result.timings }, [result.glb.buffer]);

@@ -10,6 +10,8 @@ export interface RigOptions {
   maxInfluences?: 4 | 8;
   /** File name for a Uint8Array input (its extension picks the format). */
   name?: string;
+  /** A skeleton to adapt instead of a template: a rigged .glb/.gltf/.vrm or a .bvh. */
+  skeleton?: { name: string; bytes: Uint8Array };
 }
 
 /** Sparse skin weights: vertex v's influences are `joints[offsets[v]..offsets[v+1]]`. */

@@ -70,7 +70,7 @@ export class Rigger {
   /**
    * Rigs `input` (bytes, a File, or several Files such as a .gltf and its .bin). Options:
    * `template` ('auto' | 'humanoid' | 'quadruped' | 'bird' | 'chain'), `maxInfluences` (4 | 8),
-   * `name`. `onProgress(stage)` hears 'parse', 'skeleton', 'skin', 'export'; `signal` cancels.
+   * `name`, `skeleton` ({ name, bytes }: a rigged GLB or a BVH whose skeleton is adapted). `onProgress(stage)` hears 'parse', 'skeleton', 'skin', 'export'; `signal` cancels.
    */
   async rig(input, options = {}, onProgress = () => {}, signal = undefined) {
     const module = await init();
@@ -103,6 +103,7 @@ export class Rigger {
         files: files.map((f) => ({ name: f.name, bytes: f.bytes.slice() })),
         template: options.template || 'auto',
         maxInfluences: Number(options.maxInfluences || 4),
+        skeleton: options.skeleton ? { name: options.skeleton.name, bytes: options.skeleton.bytes.slice() } : null,
       });
     });
     const base = files[0].name.replace(/\.[^.]*$/, '');

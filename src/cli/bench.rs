@@ -265,3 +265,81 @@ fn peak_memory() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
+
+/// `rigkit bench edit FILE [--runs R]`: how long a joint edit takes to re-skin — moving the
+/// joint that owns the most skin by 3 % of the model's size — as the page does it (mesh
+/// prepared by the first edit, previous weights starting the solve) and from scratch (medians).
+pub fn edit(args: &[String]) -> Result<(), String> {
+    use rigkit::edit::{Edit, RigEditor};
+    use rigkit::skin::{SkinOptions, geodesic_skin};
+    let mut file = None;
+    let mut runs = 5usize;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--runs" => {
+                runs = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .filter(|&r| r > 0)
+                    .ok_or("--runs needs a positive number")?;
+            }
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            path => file = Some(path.to_owned()),
+        }
+    }
+    let file = file.ok_or("bench edit takes a rigged FILE")?;
+    let mut character = super::load(&file)?;
+    let options = SkinOptions::default();
+    let skeleton = character
+        .skeleton
+        .clone()
+        .ok_or("the file has no skeleton")?;
+    // Start from rigkit's own skin, as after a rig in the page.
+    character.skin =
+        Some(geodesic_skin(&character.mesh, &skeleton, &options).map_err(|e| e.to_string())?);
+    let skin = character.skin.clone().unwrap_or_default();
+    let owned = |j: usize| {
+        (0..skin.vertex_count())
+            .filter(|&v| skin.influences(v).iter().any(|i| i.joint.index() == j))
+            .count()
+    };
+    let joint = (0..skeleton.joints.len())
+        .max_by_key(|&j| owned(j))
+        .unwrap_or(0);
+    let at = skeleton.joints[joint].position();
+    let shift = glam::Vec3::Y * 0.03 * character.mesh.bounds().longest_side();
+    let (mut warm, mut cold) = (Vec::new(), Vec::new());
+    // One editor, as in the page: the mesh is prepared on the first edit and reused.
+    let mut editor = RigEditor::new(options);
+    for run in 0..=runs {
+        let to = if run % 2 == 0 { at + shift } else { at };
+        let t = Instant::now();
+        editor
+            .apply(
+                &mut character,
+                Edit::Move {
+                    joint: rigkit::rig::JointId(joint as u32),
+                    to,
+                },
+            )
+            .map_err(|e| e.to_string())?;
+        if run > 0 {
+            warm.push(t.elapsed().as_secs_f64());
+        }
+        let t = Instant::now();
+        let moved = character.skeleton.clone().unwrap_or_default();
+        geodesic_skin(&character.mesh, &moved, &options).map_err(|e| e.to_string())?;
+        cold.push(t.elapsed().as_secs_f64());
+    }
+    warm.sort_by(f64::total_cmp);
+    cold.sort_by(f64::total_cmp);
+    println!(
+        "edit {file}: {} vertices, moving '{}': re-skin median {:.3} s as an edit, {:.3} s from scratch, over {runs} runs",
+        character.mesh.vertex_count(),
+        skeleton.joints[joint].name,
+        warm[warm.len() / 2],
+        cold[cold.len() / 2],
+    );
+    Ok(())
+}

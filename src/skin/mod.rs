@@ -95,63 +95,139 @@ pub fn geodesic_skin_timed(
     skeleton: &Skeleton,
     options: &SkinOptions,
 ) -> Result<(SkinWeights, SkinTimings), SkinError> {
-    if mesh.triangles.is_empty() || mesh.positions.is_empty() {
-        return Err(SkinError::EmptyMesh);
-    }
     if skeleton.joints.is_empty() {
         return Err(SkinError::NoJoints);
     }
-    let k = options.max_influences.max(1);
-    let segments = bone_segments(skeleton);
     let clock = Clock::start();
-    let mut solid = voxelize(&mesh.positions, &mesh.triangles, options.resolution);
-    let mut resolution = options.resolution;
-    let count = solid.count();
-    if count > options.max_solid_voxels {
-        let shrink = (options.max_solid_voxels as f32 / count as f32).cbrt();
-        resolution = ((resolution as f32 * shrink) as u32).max(16);
-        solid = voxelize(&mesh.positions, &mesh.triangles, resolution);
-    }
-    let mut timings = SkinTimings {
-        voxelize: clock.lap(),
-        solid_voxels: solid.count(),
-        resolution,
-        ..SkinTimings::default()
-    };
-    // More labels than influences, so that smoothing has neighbours' second choices to blend.
-    let nearest = geodesic::nearest_joints(&solid, &segments, k + 1);
-    timings.distances = clock.lap();
-    let floor = 0.5 * solid.grid.voxel;
-    let distances: Vec<Vec<(u32, f32)>> = mesh
-        .positions
-        .iter()
-        .map(|&p| {
-            let cell = solid.grid.cell(p);
-            let labels = if solid.grid.contains(cell) {
-                nearest.of(solid.grid.index(cell))
-            } else {
-                Vec::new()
-            };
-            if labels.is_empty() {
-                straight_line_distances(p, &segments, k + 1)
-            } else {
-                labels.iter().map(|l| (l.joint.0, l.distance)).collect()
-            }
-        })
-        .collect();
-    let raw: Vec<_> = distances
-        .iter()
-        .map(|d| weights::falloff(d, options.falloff, floor))
-        .collect();
-    let surface = weights::WeldedSurface::new(&mesh.positions, &mesh.triangles);
-    let raw = if options.heat && mesh.vertex_count() <= MAX_HEAT_VERTICES {
-        heat_weights(mesh, &surface, &distances, floor, raw)
-    } else {
-        raw
-    };
-    let skin = weights::smooth_and_limit(raw, &surface, options.smoothing, 0.5, k);
-    timings.weights = clock.lap();
+    let prepared = PreparedMesh::new(mesh, options)?;
+    let voxelize = clock.lap();
+    let (skin, mut timings) = prepared.skin(mesh, skeleton, options, None)?;
+    timings.voxelize = voxelize;
     Ok((skin, timings))
+}
+
+/// What skinning needs of a mesh whatever its skeleton: its solid, its seam-welded surface and
+/// the heat operator over it. Built once per mesh, it makes every re-skin after a joint edit
+/// skip that work.
+pub struct PreparedMesh {
+    solid: crate::volume::Solid,
+    resolution: u32,
+    surface: weights::WeldedSurface,
+    heat: Option<HeatPrep>,
+    vertices: usize,
+}
+
+/// The heat operator over the welded surface's compacted vertices.
+struct HeatPrep {
+    operator: heat::HeatSurface,
+    compact: Vec<usize>,
+    of_vertex: Vec<u32>,
+}
+
+impl PreparedMesh {
+    /// # Errors
+    /// [`SkinError::EmptyMesh`] for a mesh without triangles.
+    pub fn new(mesh: &Mesh, options: &SkinOptions) -> Result<Self, SkinError> {
+        if mesh.triangles.is_empty() || mesh.positions.is_empty() {
+            return Err(SkinError::EmptyMesh);
+        }
+        let mut solid = voxelize(&mesh.positions, &mesh.triangles, options.resolution);
+        let mut resolution = options.resolution;
+        let count = solid.count();
+        if count > options.max_solid_voxels {
+            let shrink = (options.max_solid_voxels as f32 / count as f32).cbrt();
+            resolution = ((resolution as f32 * shrink) as u32).max(16);
+            solid = voxelize(&mesh.positions, &mesh.triangles, resolution);
+        }
+        let surface = weights::WeldedSurface::new(&mesh.positions, &mesh.triangles);
+        let heat = (options.heat && mesh.vertex_count() <= MAX_HEAT_VERTICES).then(|| {
+            // Compact the welded vertices and remap the triangles onto them.
+            let (compact, of_vertex) = surface.compact();
+            let positions: Vec<glam::Vec3> = compact.iter().map(|&v| mesh.positions[v]).collect();
+            let triangles: Vec<[u32; 3]> = mesh
+                .triangles
+                .iter()
+                .filter_map(|t| {
+                    let m = t.map(|i| of_vertex.get(i as usize).copied());
+                    Some([m[0]?, m[1]?, m[2]?])
+                })
+                .collect();
+            HeatPrep {
+                operator: heat::HeatSurface::new(&positions, &triangles),
+                compact,
+                of_vertex,
+            }
+        });
+        Ok(Self {
+            solid,
+            resolution,
+            surface,
+            heat,
+            vertices: mesh.vertex_count(),
+        })
+    }
+
+    /// Skin weights of `mesh` (the one this was prepared from) for `skeleton`; `previous`
+    /// weights over the same joints, if any, start the heat solves.
+    ///
+    /// # Errors
+    /// [`SkinError`] for a skeleton without joints or a different mesh.
+    pub fn skin(
+        &self,
+        mesh: &Mesh,
+        skeleton: &Skeleton,
+        options: &SkinOptions,
+        previous: Option<&SkinWeights>,
+    ) -> Result<(SkinWeights, SkinTimings), SkinError> {
+        if skeleton.joints.is_empty() {
+            return Err(SkinError::NoJoints);
+        }
+        if mesh.vertex_count() != self.vertices {
+            return Err(SkinError::EmptyMesh);
+        }
+        let previous = previous.filter(|p| p.vertex_count() == mesh.vertex_count());
+        let k = options.max_influences.max(1);
+        let segments = bone_segments(skeleton);
+        let clock = Clock::start();
+        let solid = &self.solid;
+        let mut timings = SkinTimings {
+            solid_voxels: solid.count(),
+            resolution: self.resolution,
+            ..SkinTimings::default()
+        };
+        // More labels than influences, so that smoothing has neighbours' second choices to blend.
+        let nearest = geodesic::nearest_joints(solid, &segments, k + 1);
+        timings.distances = clock.lap();
+        let floor = 0.5 * solid.grid.voxel;
+        let distances: Vec<Vec<(u32, f32)>> = mesh
+            .positions
+            .iter()
+            .map(|&p| {
+                let cell = solid.grid.cell(p);
+                let labels = if solid.grid.contains(cell) {
+                    nearest.of(solid.grid.index(cell))
+                } else {
+                    Vec::new()
+                };
+                if labels.is_empty() {
+                    straight_line_distances(p, &segments, k + 1)
+                } else {
+                    labels.iter().map(|l| (l.joint.0, l.distance)).collect()
+                }
+            })
+            .collect();
+        let raw: Vec<_> = distances
+            .iter()
+            .map(|d| weights::falloff(d, options.falloff, floor))
+            .collect();
+        let raw = match &self.heat {
+            Some(heat) => heat_weights(mesh, heat, &distances, floor, raw, previous),
+            None => raw,
+        };
+        let skin = weights::smooth_and_limit(raw, &self.surface, options.smoothing, 0.5, k);
+        timings.weights = clock.lap();
+        Ok((skin, timings))
+    }
 }
 
 /// Wall-clock laps where there is a clock: `std::time::Instant` panics in the browser, so
@@ -211,24 +287,18 @@ const HEAT_SOURCE: f32 = 4.0;
 /// over the welded surface; vertices the solve leaves without weight keep `fallback`.
 fn heat_weights(
     mesh: &Mesh,
-    surface: &weights::WeldedSurface,
+    heat: &HeatPrep,
     distances: &[Vec<(u32, f32)>],
     floor: f32,
     fallback: Vec<Vec<crate::rig::Influence>>,
+    previous: Option<&SkinWeights>,
 ) -> Vec<Vec<crate::rig::Influence>> {
     use crate::rig::{Influence, JointId};
-    // Compact the welded vertices and remap the triangles onto them.
-    let (compact, of_vertex) = surface.compact();
-    let positions: Vec<glam::Vec3> = compact.iter().map(|&v| mesh.positions[v]).collect();
-    let triangles: Vec<[u32; 3]> = mesh
-        .triangles
-        .iter()
-        .filter_map(|t| {
-            let m = t.map(|i| of_vertex.get(i as usize).copied());
-            Some([m[0]?, m[1]?, m[2]?])
-        })
-        .collect();
-    let operator = heat::HeatSurface::new(&positions, &triangles);
+    let HeatPrep {
+        operator,
+        compact,
+        of_vertex,
+    } = heat;
     let n = compact.len();
     let mut conductance = vec![0.0f32; n];
     let mut nearest: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -260,7 +330,19 @@ fn heat_weights(
                 }
             })
             .collect();
-        let w = operator.solve(&conductance, &target);
+        let start: Option<Vec<f32>> = previous.map(|skin| {
+            compact
+                .iter()
+                .map(|&v| {
+                    skin.influences(v)
+                        .iter()
+                        .filter(|i| i.joint.0 == j)
+                        .map(|i| i.weight)
+                        .sum()
+                })
+                .collect()
+        });
+        let w = operator.solve(&conductance, &target, start.as_deref());
         for (c, &value) in w.iter().enumerate() {
             // Blender's cut-off: faint heat is no weight, with a ramp so nothing jumps.
             let weight = if value < 0.025 {

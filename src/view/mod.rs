@@ -5,6 +5,7 @@
 mod heatmap;
 mod orbit_camera;
 mod skeleton_overlay;
+mod wireframe;
 
 use three_d::{
     AmbientLight, Context, CpuMaterial, CpuMesh, CpuTexture, DirectionalLight, Gm, Indices, Mesh,
@@ -32,6 +33,11 @@ pub struct Viewer {
     colors: Option<Vec<Srgba>>,
     uvs: Option<Vec<three_d::Vec2>>,
     skeleton: Option<SkeletonOverlay>,
+    /// The skeleton shows through the mesh (x-ray) or is hidden by it.
+    xray: bool,
+    /// The mesh's edges, when the wireframe is on.
+    wireframe: bool,
+    edges: Option<Gm<three_d::InstancedMesh, three_d::ColorMaterial>>,
     key_light: DirectionalLight,
     fill_light: DirectionalLight,
     ambient: AmbientLight,
@@ -46,6 +52,9 @@ impl Viewer {
             colors: None,
             uvs: None,
             skeleton: None,
+            xray: true,
+            wireframe: false,
+            edges: None,
             key_light: DirectionalLight::new(&context, 2.0, Srgba::WHITE, vec3(-0.5, -1.0, -0.8)),
             fill_light: DirectionalLight::new(&context, 0.6, Srgba::WHITE, vec3(0.7, 0.3, 0.6)),
             ambient: AmbientLight::new(&context, 0.35, Srgba::WHITE),
@@ -60,7 +69,7 @@ impl Viewer {
         self.skeleton = character
             .skeleton
             .as_ref()
-            .map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal()));
+            .map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal(), self.xray));
         self.camera.frame(&bounds);
     }
 
@@ -77,7 +86,8 @@ impl Viewer {
         skeleton: Option<&crate::rig::Skeleton>,
         bounds: &crate::mesh::Aabb,
     ) {
-        self.skeleton = skeleton.map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal()));
+        self.skeleton =
+            skeleton.map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal(), self.xray));
     }
 
     pub fn camera(&self) -> &OrbitCamera {
@@ -146,6 +156,33 @@ impl Viewer {
         }
         self.colors = heat;
         self.uvs = uvs;
+        self.build_edges(&mesh.positions, &mesh.triangles);
+    }
+
+    fn build_edges(&mut self, positions: &[glam::Vec3], triangles: &[[u32; 3]]) {
+        self.edges = if self.wireframe {
+            let scale = crate::mesh::Aabb::from_points(positions).diagonal();
+            wireframe::wireframe(&self.context, positions, triangles, scale)
+        } else {
+            None
+        };
+    }
+
+    /// Draws the mesh's edges over it, or not.
+    pub fn set_wireframe(&mut self, on: bool, positions: &[glam::Vec3], triangles: &[[u32; 3]]) {
+        self.wireframe = on;
+        self.build_edges(positions, triangles);
+    }
+
+    /// Shows the skeleton through the mesh (x-ray), or lets the mesh hide it.
+    pub fn set_xray(
+        &mut self,
+        on: bool,
+        skeleton: Option<&crate::rig::Skeleton>,
+        bounds: &crate::mesh::Aabb,
+    ) {
+        self.xray = on;
+        self.show_skeleton(skeleton, bounds);
     }
 
     /// Shows the character posed: `positions` are its skinned vertices and `skeleton` its
@@ -156,6 +193,7 @@ impl Viewer {
         positions: &[glam::Vec3],
         skeleton: &crate::rig::Skeleton,
     ) {
+        let positions_world = positions;
         let normals = crate::mesh::vertex_normals(positions, &character.mesh.triangles);
         let positions: Vec<_> = positions.iter().map(|p| vec3(p.x, p.y, p.z)).collect();
         let normals: Vec<_> = normals.iter().map(|n| vec3(n.x, n.y, n.z)).collect();
@@ -170,8 +208,16 @@ impl Viewer {
             };
             gm.geometry = Mesh::new(&self.context, &cpu_mesh);
         }
+        if self.wireframe {
+            self.build_edges(positions_world, &character.mesh.triangles);
+        }
         let size = character.mesh.bounds().diagonal();
-        self.skeleton = Some(SkeletonOverlay::new(&self.context, skeleton, size));
+        self.skeleton = Some(SkeletonOverlay::new(
+            &self.context,
+            skeleton,
+            size,
+            self.xray,
+        ));
     }
 
     /// Draws one frame into the default framebuffer of `width` × `height` pixels.
@@ -185,6 +231,9 @@ impl Viewer {
             &self.surface,
             &[&self.key_light, &self.fill_light, &self.ambient],
         );
+        if let Some(edges) = &self.edges {
+            target.render(&camera, std::iter::once(edges), &[]);
+        }
         if let Some(skeleton) = &self.skeleton {
             target.render(&camera, skeleton.objects(), &[]);
         }

@@ -9,7 +9,7 @@ const BONE_COLOR: Srgba = Srgba::new(255, 153, 51, 255);
 const JOINT_COLOR: Srgba = Srgba::new(255, 236, 180, 255);
 
 /// Bones as thin cylinders and joints as small spheres, drawn on top of the mesh (x-ray) so the
-/// whole skeleton stays visible inside the body.
+/// whole skeleton stays visible inside the body, or hidden by it where x-ray is off.
 pub struct SkeletonOverlay {
     bones: Option<Gm<InstancedMesh, ColorMaterial>>,
     joints: Gm<InstancedMesh, ColorMaterial>,
@@ -17,7 +17,7 @@ pub struct SkeletonOverlay {
 
 impl SkeletonOverlay {
     /// `scale` is the model's size (bounding-box diagonal); bone and joint radii follow it.
-    pub fn new(context: &Context, skeleton: &Skeleton, scale: f32) -> Self {
+    pub fn new(context: &Context, skeleton: &Skeleton, scale: f32, xray: bool) -> Self {
         let to_vec3 = |p: glam::Vec3| vec3(p.x, p.y, p.z);
         let joint_radius = scale * 0.008;
         let bone_radius = scale * 0.003;
@@ -42,7 +42,11 @@ impl SkeletonOverlay {
         let material = |color| ColorMaterial {
             color,
             render_states: RenderStates {
-                depth_test: DepthTest::Always,
+                depth_test: if xray {
+                    DepthTest::Always
+                } else {
+                    DepthTest::Less
+                },
                 ..Default::default()
             },
             ..Default::default()
@@ -75,7 +79,7 @@ impl SkeletonOverlay {
 
 /// three-d's unit cylinder runs from x = 0 to x = 1 with radius 1; this places one from `from`
 /// to `to`. `None` for a zero-length bone.
-fn cylinder_between(from: Vec3, to: Vec3, radius: f32) -> Option<Mat4> {
+pub(super) fn cylinder_between(from: Vec3, to: Vec3, radius: f32) -> Option<Mat4> {
     use three_d::InnerSpace;
     let along = to - from;
     let length = along.magnitude();

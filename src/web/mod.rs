@@ -206,6 +206,36 @@ impl App {
         crate::export::export_glb(c, &options).map_err(|e| JsError::new(&e.to_string()))
     }
 
+    /// Draws the mesh's edges over it, or not.
+    #[wasm_bindgen(js_name = setWireframe)]
+    pub fn set_wireframe(&mut self, on: bool) {
+        if let Some(c) = &self.character {
+            let posed: Vec<glam::Vec3> = self
+                .posed
+                .chunks_exact(3)
+                .map(|p| glam::Vec3::new(p[0], p[1], p[2]))
+                .collect();
+            let positions = if posed.len() == c.mesh.vertex_count() {
+                &posed
+            } else {
+                &c.mesh.positions
+            };
+            self.viewer.set_wireframe(on, positions, &c.mesh.triangles);
+        }
+    }
+
+    /// Shows the skeleton through the mesh (on) or lets the mesh hide it (off).
+    #[wasm_bindgen(js_name = setXray)]
+    pub fn set_xray(&mut self, on: bool) {
+        if let Some(c) = &self.character {
+            self.viewer
+                .set_xray(on, c.skeleton.as_ref(), &c.mesh.bounds());
+            if self.playing.is_some() {
+                self.pose(self.time);
+            }
+        }
+    }
+
     /// Frames the shown character again.
     pub fn frame(&mut self) {
         if let Some(c) = &self.character {

@@ -8,7 +8,8 @@ use crate::export::{ExportOptions, export_glb};
 use crate::pipeline::rig_character;
 use crate::skeleton::Template;
 
-/// Imports the files (as `loadFiles` does), fits a `template` skeleton, skins it with at most
+/// Imports the files (as `loadFiles` does), fits a `template` skeleton (or the skeleton of
+/// the file `skeleton_name`, a rigged GLB/glTF/VRM or a BVH, adapted to the mesh), skins it with at most
 /// `max_influences` weights per vertex and returns `{ glb: Uint8Array, timings: { parse,
 /// skeleton, skin, export } }` (milliseconds). `on_progress(stage)` hears "parse",
 /// "skeleton", "skin" and "export" as each begins.
@@ -18,9 +19,20 @@ pub fn rig_files(
     contents: Vec<js_sys::Uint8Array>,
     template: &str,
     max_influences: usize,
+    skeleton_name: Option<String>,
+    skeleton_bytes: Option<Vec<u8>>,
     on_progress: &js_sys::Function,
 ) -> Result<JsValue, JsError> {
-    let template: Template = template.parse().map_err(|e: String| JsError::new(&e))?;
+    let source = match (skeleton_name, skeleton_bytes) {
+        (Some(name), Some(bytes)) => {
+            crate::skeleton::SkeletonSource::Given(given_skeleton(&name, &bytes)?)
+        }
+        _ => crate::skeleton::SkeletonSource::Template(
+            template
+                .parse::<Template>()
+                .map_err(|e: String| JsError::new(&e))?,
+        ),
+    };
     let announce = |stage: &str| {
         // A failing progress callback must not stop the rig.
         let _ = on_progress.call1(&JsValue::NULL, &JsValue::from_str(stage));
@@ -30,7 +42,6 @@ pub fn rig_files(
     let mut character = super::import_js_files(&names, &contents, "rigFiles")?;
     let parse = clock.lap();
     let mut skeleton_ms = 0.0;
-    let source = crate::skeleton::SkeletonSource::Template(template);
     rig_character(&mut character, &source, max_influences, |stage| {
         if stage == crate::pipeline::Stage::Skin {
             skeleton_ms = clock.lap();
@@ -160,4 +171,17 @@ pub fn describe_rig(bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
         &JsValue::from_f64(character.mesh.vertex_count() as f64),
     )?;
     Ok(result.into())
+}
+
+/// The skeleton of a user's skeleton file: a rigged GLB/glTF/VRM or a BVH.
+fn given_skeleton(name: &str, bytes: &[u8]) -> Result<crate::rig::Skeleton, JsError> {
+    if name.to_ascii_lowercase().ends_with(".bvh") {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| JsError::new(&format!("'{name}' is not a text BVH file")))?;
+        let bvh =
+            crate::io::bvh::Bvh::parse(text, name).map_err(|e| JsError::new(&e.to_string()))?;
+        return Ok(bvh.to_skeleton());
+    }
+    crate::io::import_skeleton(bytes, name, &crate::Limits::default())
+        .map_err(|e| JsError::new(&e.to_string()))
 }

@@ -173,3 +173,60 @@ describe('offline', () => {
     }
   });
 });
+
+describe('viewport and options', () => {
+  let browser;
+  let app;
+  before(async () => {
+    browser = await launch({ webgpu: true });
+    app = await openApp(browser.context, server.url);
+  });
+  after(async () => browser && browser.close());
+
+  test('every eval character opens with its skeleton drawn, and rigs anew', async () => {
+    const { page, errors } = app;
+    const dirs = ['eval', 'eval/quaternius-easy_enemies_pack', 'eval/quaternius-mech_pack'];
+    const files = dirs.flatMap((d) => fs.readdirSync(path.join(data, d))
+      .filter((f) => f.endsWith('.glb')).map((f) => `${d}/${f}`));
+    assert.ok(files.length >= 14);
+    for (const rel of files) {
+      const file = readData(rel);
+      await dropFiles(page, [file]);
+      await page.waitForFunction((n) => window.rigkit.current && window.rigkit.current.name === n, file.name);
+      const shown = await viewportPixels(page);
+      assert.ok(shown.skeleton > 50, `${rel}: skeleton not visible (${shown.skeleton})`);
+      const rig = await page.evaluate(([bytes, name]) => window.rigkit.rig(new Uint8Array(bytes), name),
+        [[...file.bytes], file.name]);
+      assert.ok(rig.jointCount >= 2, `${rel}: ${rig.jointCount} joints`);
+      const rigged = await viewportPixels(page);
+      assert.ok(rigged.skeleton > 50, `${rel}: new skeleton not visible`);
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('x-ray and wireframe change what is drawn', async () => {
+    const { page } = app;
+    const plain = await viewportPixels(page);
+    await page.click('#wireframe');
+    const wire = await viewportPixels(page);
+    assert.notEqual(wire.hash, plain.hash, 'the wireframe changed nothing');
+    await page.screenshot({ path: path.join(artifacts, 'wireframe.png') });
+    await page.click('#wireframe');
+    await page.click('#xray');
+    const hidden = await viewportPixels(page);
+    assert.ok(hidden.skeleton < plain.skeleton, `x-ray off still shows ${hidden.skeleton} of ${plain.skeleton} skeleton pixels`);
+    await page.click('#xray');
+  });
+
+  test('a skeleton file as the template: a BVH skeleton adapted to the mesh', async () => {
+    const { page, errors } = app;
+    const bvh = readData('motion/cmu/01_01.bvh');
+    const rig = await page.evaluate(async (bvhBytes) => {
+      const mesh = new Uint8Array(await (await fetch('web/samples/human-zombie.glb')).arrayBuffer());
+      return window.rigkit.rig(mesh, 'zombie.glb', { skeleton: { name: '01_01.bvh', bytes: new Uint8Array(bvhBytes) } });
+    }, [...bvh.bytes]);
+    assert.ok(rig.names.includes('LeftUpLeg') && rig.names.includes('Head'), rig.names.join(','));
+    assert.ok(rig.jointCount >= 31);
+    assert.deepEqual(errors, []);
+  });
+});
