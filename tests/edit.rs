@@ -218,3 +218,58 @@ fn impossible_edits_are_refused_and_change_nothing() {
     }
     assert!(!editor.can_undo());
 }
+
+#[test]
+fn an_edit_reskin_matches_a_skin_from_scratch() {
+    let mut c = mannequin();
+    let mut editor = RigEditor::new(SkinOptions::default());
+    let size = c.mesh.bounds().diagonal();
+    for (name, dy) in [
+        ("lowerarm.l", -0.05),
+        ("spine_02", 0.03),
+        ("lowerarm.l", 0.05),
+    ] {
+        let j = joint(&c, name);
+        let at = c.skeleton.as_ref().unwrap().joints[j.index()].position();
+        editor
+            .apply(
+                &mut c,
+                Edit::Move {
+                    joint: j,
+                    to: at + Vec3::Y * dy * size,
+                },
+            )
+            .unwrap();
+        let scratch = rigkit::skin::geodesic_skin(
+            &c.mesh,
+            c.skeleton.as_ref().unwrap(),
+            &SkinOptions::default(),
+        )
+        .unwrap();
+        let joints = c.skeleton.as_ref().unwrap().joints.len();
+        let mut worst = 0.0f32;
+        for k in 0..joints {
+            let (a, b) = (weights_of(&c, JointId(k as u32)), {
+                (0..scratch.vertex_count())
+                    .map(|v| {
+                        scratch
+                            .influences(v)
+                            .iter()
+                            .filter(|i| i.joint.index() == k)
+                            .map(|i| i.weight)
+                            .sum::<f32>()
+                    })
+                    .collect::<Vec<f32>>()
+            });
+            worst = a
+                .iter()
+                .zip(&b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(worst, f32::max);
+        }
+        assert!(
+            worst < 0.02,
+            "after moving {name}: weights differ by up to {worst}"
+        );
+    }
+}

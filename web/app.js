@@ -118,6 +118,7 @@ async function main() {
         drag.joint = joint;
       } else if (mode === 'pose') {
         drag.joint = joint;
+        app.showGizmo(joint);
       }
     }
     canvas.setPointerCapture(e.pointerId);
@@ -343,6 +344,7 @@ async function main() {
     $('edit-tools').hidden = mode !== 'edit';
     $('reset-pose').hidden = mode !== 'pose';
     if (mode !== 'pose') app.resetPose();
+    else if (selected >= 0) app.showGizmo(selected);
     redraw();
   });
   const edits = {
@@ -490,6 +492,19 @@ async function main() {
     skeletonFile = { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
     $('template').options[$('template').options.length - 1].textContent = `skeleton: ${file.name}`;
   });
+  // Sample characters: fetched from the page's own folder; unrigged ones are rigged with the
+  // template that suits them.
+  async function openSample(file, template) {
+    const response = await fetch(`web/samples/${file}`);
+    if (!response.ok) throw new Error(`cannot open the sample ${file}: HTTP ${response.status}`);
+    $('template').value = template;
+    return loadFiles([{ name: file, bytes: new Uint8Array(await response.arrayBuffer()) }]);
+  }
+  $('sample').addEventListener('change', (e) => {
+    const [file, template] = e.target.value.split('|');
+    e.target.value = '';
+    if (file) openSample(file, template).catch((err) => showError(err.message));
+  });
   $('xray').addEventListener('change', (e) => { app.setXray(e.target.checked); redraw(); });
   $('wireframe').addEventListener('change', (e) => { app.setWireframe(e.target.checked); redraw(); });
 
@@ -593,6 +608,7 @@ async function main() {
     backendKind: backend.kind,
     load,
     loadFiles,
+    openSample,
     checkBackends,
     get current() { return current; },
     jointPositions: () => app.jointPositions(),
@@ -631,6 +647,7 @@ async function main() {
     jointScreenPositions: () => app.jointScreenPositions(canvas.clientWidth, canvas.clientHeight),
     rotateJoint: (joint, dx, dy) => { app.rotateJoint(joint, dx, dy); redraw(); },
     resetPose: () => { app.resetPose(); redraw(); },
+    gizmoJoint: () => app.gizmoJoint(),
   };
   dispatchEvent(new CustomEvent('rigkit-ready'));
 }

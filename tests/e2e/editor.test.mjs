@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import validator from 'gltf-validator';
 
 import { serve } from './server.mjs';
-import { dropFiles, launch, openApp, viewportPixels } from './browser.mjs';
+import { dropFiles, launch, openApp, toBase64, viewportPixels } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -111,6 +111,7 @@ describe('editing the rig', () => {
     await page.mouse.down();
     await page.mouse.move(box.x + screen[2 * elbow] + 60, box.y + screen[2 * elbow + 1], { steps: 6 });
     await page.mouse.up();
+    assert.equal(await page.evaluate(() => window.rigkit.gizmoJoint()), elbow, 'no rotation ring on the joint');
     const posed = await page.evaluate(() => window.rigkit.posedPositions().length);
     assert.ok(posed > 1000, 'no posed vertices');
     const after = await viewportPixels(page);
@@ -118,6 +119,7 @@ describe('editing the rig', () => {
     await page.screenshot({ path: path.join(artifacts, 'pose-mode.png') });
     await page.click('#reset-pose');
     assert.equal(await page.evaluate(() => window.rigkit.posedPositions().length), 0);
+    assert.equal(await page.evaluate(() => window.rigkit.gizmoJoint()), -1);
     await page.evaluate(() => window.rigkit.setMode('view'));
   });
 });
@@ -195,8 +197,8 @@ describe('viewport and options', () => {
       await page.waitForFunction((n) => window.rigkit.current && window.rigkit.current.name === n, file.name);
       const shown = await viewportPixels(page);
       assert.ok(shown.skeleton > 50, `${rel}: skeleton not visible (${shown.skeleton})`);
-      const rig = await page.evaluate(([bytes, name]) => window.rigkit.rig(new Uint8Array(bytes), name),
-        [[...file.bytes], file.name]);
+      const rig = await page.evaluate(([base64, name]) => window.rigkit.rig(
+        Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)), name), [toBase64(file.bytes), file.name]);
       assert.ok(rig.jointCount >= 2, `${rel}: ${rig.jointCount} joints`);
       const rigged = await viewportPixels(page);
       assert.ok(rigged.skeleton > 50, `${rel}: new skeleton not visible`);
@@ -221,12 +223,44 @@ describe('viewport and options', () => {
   test('a skeleton file as the template: a BVH skeleton adapted to the mesh', async () => {
     const { page, errors } = app;
     const bvh = readData('motion/cmu/01_01.bvh');
-    const rig = await page.evaluate(async (bvhBytes) => {
+    const rig = await page.evaluate(async (base64) => {
       const mesh = new Uint8Array(await (await fetch('web/samples/human-zombie.glb')).arrayBuffer());
-      return window.rigkit.rig(mesh, 'zombie.glb', { skeleton: { name: '01_01.bvh', bytes: new Uint8Array(bvhBytes) } });
-    }, [...bvh.bytes]);
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      return window.rigkit.rig(mesh, 'zombie.glb', { skeleton: { name: '01_01.bvh', bytes } });
+    }, toBase64(bvh.bytes));
     assert.ok(rig.names.includes('LeftUpLeg') && rig.names.includes('Head'), rig.names.join(','));
     assert.ok(rig.jointCount >= 31);
     assert.deepEqual(errors, []);
+  });
+});
+
+describe('samples and downloads', () => {
+  test('the bundled samples open rigged, and a download reloads in three.js', async () => {
+    const browser = await launch({ webgpu: false });
+    const repoServer = await serve(repo);
+    try {
+      const { page, errors } = await openApp(browser.context, server.url);
+      for (const [file, template, least] of [['fox.glb', 'quadruped', 15], ['snake.glb', 'chain', 5],
+        ['spider.glb', 'auto', 8], ['bird.glb', 'bird', 10]]) {
+        await page.evaluate(([f, t]) => window.rigkit.openSample(f, t), [file, template]);
+        const current = await page.evaluate(() => window.rigkit.current);
+        assert.ok(current.joints >= least, `${file}: ${current.joints} joints`);
+        assert.ok((await viewportPixels(page)).skeleton > 50, `${file}: no skeleton drawn`);
+      }
+      const glb = Buffer.from(await page.evaluate(() => Array.from(window.rigkit.exportGlb())));
+      const joints = await page.evaluate(() => window.rigkit.current.joints);
+      const out = path.join(artifacts, 'downloaded-bird.glb');
+      fs.writeFileSync(out, glb);
+      const three = await browser.context.newPage();
+      await three.goto(`${repoServer.url}tests/e2e/threejs.html`);
+      await three.waitForFunction(() => window.ready === true);
+      const found = await three.evaluate((u) => window.inspectGlb(u), `/${path.relative(repo, out).split(path.sep).join('/')}`);
+      assert.equal(found.bones, joints);
+      assert.ok(found.skinnedMeshes >= 1 && found.vertices > 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+      repoServer.close();
+    }
   });
 });
