@@ -345,6 +345,7 @@ async function main() {
     $('reset-pose').hidden = mode !== 'pose';
     if (mode !== 'pose') app.resetPose();
     else if (selected >= 0) app.showGizmo(selected);
+    if (mode === 'edit') app.prepareEdits();
     redraw();
   });
   const edits = {

@@ -169,6 +169,20 @@ impl RigEditor {
         Ok(Applied { joint })
     }
 
+    /// Prepares `character`'s mesh and heat solves ahead of the first edit (entering edit
+    /// mode), so that the first drag is as quick as the ones after it.
+    pub fn prepare(&mut self, character: &Character) {
+        if self.prepared.is_some() {
+            return;
+        }
+        self.prepared = PreparedMesh::new(&character.mesh, &self.skin).ok();
+        // One solve for the current skeleton fills the heat cache that later moves reuse; the
+        // character's own weights stay until an edit.
+        if let (Some(prepared), Some(skeleton)) = (&self.prepared, &character.skeleton) {
+            let _ = prepared.skin(&character.mesh, skeleton, &self.skin, false);
+        }
+    }
+
     /// Steps back one edit; `false` when there is none.
     pub fn undo(&mut self, character: &mut Character) -> bool {
         let Some(previous) = self.undo.pop() else {

@@ -210,6 +210,14 @@ impl App {
         Ok(applied.joint.map_or(joint, |j| j.0))
     }
 
+    /// Prepares the mesh for quick re-skins (called on entering edit mode).
+    #[wasm_bindgen(js_name = prepareEdits)]
+    pub fn prepare_edits(&mut self) {
+        if let Some(c) = &self.character {
+            self.editor.prepare(c);
+        }
+    }
+
     /// Steps back one edit; `false` when there is nothing to undo.
     pub fn undo(&mut self) -> bool {
         let Some(c) = self.character.as_mut() else {
