@@ -354,23 +354,26 @@ impl App {
     }
 
     fn show_pose(&mut self, skeleton: &Skeleton) {
+        let world = self.posed_world(skeleton);
+        self.show_posed(skeleton, &world);
+    }
+
+    /// Shows the character with its joints at `world` (one matrix per joint of `skeleton`):
+    /// the mesh skinned, the skeleton posed; remembers the skinned vertices for scripts.
+    pub(super) fn show_posed(&mut self, skeleton: &Skeleton, world: &[Mat4]) {
         let Some(c) = &self.character else {
             return;
         };
         let Some(skin) = &c.skin else {
             return;
         };
-        let world = self.posed_world(skeleton);
-        let positions = skin_positions(
-            &c.mesh.positions,
-            skin,
-            &skinning_matrices(skeleton, &world),
-        );
+        let positions =
+            skin_positions(&c.mesh.positions, skin, &skinning_matrices(skeleton, world));
         let posed = Skeleton {
             joints: skeleton
                 .joints
                 .iter()
-                .zip(&world)
+                .zip(world)
                 .map(|(j, m)| Joint {
                     world_bind: *m,
                     ..j.clone()

@@ -1,16 +1,12 @@
 //! Motion in the page: the motions a character can play (its own clips, generated ones, and
 //! clips retargeted from dropped BVH or GLB files), and posing it at a time for playback.
 
-use glam::Vec3;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::App;
 use crate::Limits;
-use crate::anim::{
-    Clip, Motion, RetargetOptions, SourceMotion, procedural_clip, retarget, skin_positions,
-    skinning_matrices,
-};
+use crate::anim::{Clip, Motion, RetargetOptions, SourceMotion, procedural_clip, retarget};
 use crate::io::bvh::Bvh;
 use crate::rig::Skeleton;
 
@@ -121,8 +117,7 @@ impl App {
         let (Some(index), Some(c)) = (self.playing, &self.character) else {
             return;
         };
-        let (Some(skeleton), Some(skin), Some(clip)) =
-            (&c.skeleton, &c.skin, c.animations.get(index))
+        let (Some(skeleton), Some(_), Some(clip)) = (&c.skeleton, &c.skin, c.animations.get(index))
         else {
             return;
         };
@@ -132,24 +127,8 @@ impl App {
         self.time = time;
         let start = clip.times.first().copied().unwrap_or(0.0);
         let world = clip.world_at(skeleton, start + time);
-        let positions = skin_positions(
-            &c.mesh.positions,
-            skin,
-            &skinning_matrices(skeleton, &world),
-        );
-        let posed_skeleton = Skeleton {
-            joints: skeleton
-                .joints
-                .iter()
-                .zip(&world)
-                .map(|(j, m)| crate::rig::Joint {
-                    world_bind: *m,
-                    ..j.clone()
-                })
-                .collect(),
-        };
-        self.viewer.pose(c, &positions, &posed_skeleton);
-        self.posed = positions.iter().flat_map(|p: &Vec3| p.to_array()).collect();
+        let skeleton = skeleton.clone();
+        self.show_posed(&skeleton, &world);
     }
 
     /// Stops playback and shows the rest pose.

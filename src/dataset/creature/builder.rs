@@ -151,6 +151,27 @@ impl<'r> Builder<'r> {
         }
     }
 
+    /// A limb: joints named `names` at `points`, each the child of the one before (the first
+    /// of `parent`), fleshed with radius `radii[k]` at joint `k`. Returns the new joints.
+    pub fn limb(
+        &mut self,
+        parent: usize,
+        names: &[String],
+        points: &[Vec3],
+        radii: &[f32],
+    ) -> Vec<usize> {
+        let mut joints = Vec::with_capacity(points.len());
+        let mut up = parent;
+        for (name, p) in names.iter().zip(points) {
+            up = self.joint(name.clone(), Some(up), *p);
+            joints.push(up);
+        }
+        for k in 1..joints.len() {
+            self.bone(joints[k - 1], joints[k], radii[k - 1], radii[k]);
+        }
+        joints
+    }
+
     /// A chain of joints from `parent` through `points` (the first is the chain's first joint),
     /// fleshed with radii tapering from `r0` to `r1`. Returns the new joints.
     pub fn chain(

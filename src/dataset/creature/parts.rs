@@ -30,18 +30,7 @@ pub fn leg(
     let side = side_name(hip.x);
     let names = ["upper", "lower", "foot", "toe"].map(|part| format!("{name}_{part}{side}"));
     let points = [hip, knee_at, ankle, toe];
-    let mut joints = Vec::new();
-    let mut up = parent;
-    for (n, p) in names.iter().zip(points) {
-        let j = b.joint(n.clone(), Some(up), p);
-        joints.push(j);
-        up = j;
-    }
-    let radii = [r, r * 0.75, r * 0.55, r * 0.4];
-    for k in 0..3 {
-        b.bone(joints[k], joints[k + 1], radii[k], radii[k + 1]);
-    }
-    joints
+    b.limb(parent, &names, &points, &[r, r * 0.75, r * 0.55, r * 0.4])
 }
 
 /// An arm from the chest: clavicle, upper arm, forearm, hand and the hand's tip, hanging
@@ -66,18 +55,12 @@ pub fn arm(
     let points = walk(root, &steps);
     let s = side_name(side);
     let names = ["clavicle", "upper_arm", "forearm", "hand", "hand_end"].map(|n| format!("{n}{s}"));
-    let mut joints = Vec::new();
-    let mut up = parent;
-    for (n, p) in names.iter().zip(points) {
-        let j = b.joint(n.clone(), Some(up), p);
-        joints.push(j);
-        up = j;
-    }
-    let radii = [r * 1.1, r, r * 0.8, r * 0.6, r * 0.45];
-    for k in 0..4 {
-        b.bone(joints[k], joints[k + 1], radii[k], radii[k + 1]);
-    }
-    joints
+    b.limb(
+        parent,
+        &names,
+        &points,
+        &[r * 1.1, r, r * 0.8, r * 0.6, r * 0.45],
+    )
 }
 
 /// A neck and the head on it.

@@ -287,23 +287,9 @@ fn arthropod(b: &mut Builder, pairs: usize) {
             let tip = foot + out * reach * 0.1;
             let name = format!("leg{}", k + 1);
             let s = side_name(side);
-            let joints: Vec<usize> = [base, knee, foot, tip]
-                .iter()
-                .enumerate()
-                .scan(thorax, |up, (i, p)| {
-                    let j = b.joint(format!("{name}_{}{s}", i + 1), Some(*up), *p);
-                    *up = j;
-                    Some(j)
-                })
-                .collect();
-            for i in 0..3 {
-                b.bone(
-                    joints[i],
-                    joints[i + 1],
-                    leg_r * (1.0 - 0.2 * i as f32),
-                    leg_r * (0.8 - 0.2 * i as f32),
-                );
-            }
+            let names: Vec<String> = (1..=4).map(|i| format!("{name}_{i}{s}")).collect();
+            let radii = [1.0, 0.8, 0.6, 0.4].map(|f| leg_r * f);
+            b.limb(thorax, &names, &[base, knee, foot, tip], &radii);
         }
     }
 }
