@@ -25,6 +25,8 @@ pub mod export;
 pub mod io;
 pub mod limits;
 pub mod mesh;
+#[cfg(feature = "compute")]
+pub mod neural;
 pub mod pipeline;
 pub mod random;
 pub mod rig;

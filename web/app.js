@@ -257,6 +257,7 @@ async function main() {
     }
     const template = skeleton ? `file: ${skeleton.name}` : chosen;
     const maxInfluences = Number(options.maxInfluences || $('max-influences').value);
+    const method = options.method || $('method').value;
     if (!worker) worker = new Worker(new URL('rig-worker.js', import.meta.url), { type: 'module' });
     const id = ++jobs;
     const started = performance.now();
@@ -282,6 +283,8 @@ async function main() {
           files: files.map((f) => ({ name: String(f.name), bytes: f.bytes.slice() })),
           template: skeleton ? 'auto' : template,
           maxInfluences,
+          method,
+          onGpu: backend.kind === 'webgpu',
           skeleton: skeleton ? { name: skeleton.name, bytes: skeleton.bytes.slice() } : null,
         });
       });
@@ -298,9 +301,17 @@ async function main() {
     $('progress').hidden = true;
     const t = result.timings;
     const total = performance.now() - started;
+    const by = result.device ? `${method}, networks on ${result.device === 'webgpu' ? 'WebGPU' : 'CPU'}` : method;
     $('status-rig').textContent =
-      `rigged (${template}): skeleton ${t.skeleton.toFixed(0)} ms, skin ${t.skin.toFixed(0)} ms, total ${total.toFixed(0)} ms`;
-    current = { ...current, rigged: true, template, timings: { ...t, totalMs: total } };
+      `rigged (${template}, ${by}): skeleton ${t.skeleton.toFixed(0)} ms, skin ${t.skin.toFixed(0)} ms, total ${total.toFixed(0)} ms`;
+    current = {
+      ...current,
+      rigged: true,
+      template,
+      method,
+      device: result.device,
+      timings: { ...t, totalMs: total },
+    };
     return current;
   }
 
@@ -555,6 +566,8 @@ async function main() {
     };
     if (backend.kind === 'webgpu') {
       result.gpuVsCpu = maxAbsDiff(await wasm.vertexFeatures(positions, true), cpu);
+      // Both networks on a generated creature: { joints, weights } largest differences.
+      result.neural = await wasm.neuralBackendCheck();
     }
     return result;
   }
@@ -613,7 +626,7 @@ async function main() {
     checkBackends,
     get current() { return current; },
     jointPositions: () => app.jointPositions(),
-    // Rigs `bytes` (a mesh, or a rigged file to rig anew) with options { template, maxInfluences,
+    // Rigs `bytes` (a mesh, or a rigged file to rig anew) with options { template, maxInfluences, method,
     // skeleton: { name, bytes } } — a rigged GLB or a BVH whose skeleton is adapted to the mesh.
     rig: async (bytes, name, options = {}) => {
       await rigFiles([{ name, bytes }], options);

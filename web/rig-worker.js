@@ -3,6 +3,20 @@
 // each stage as it begins. The page terminates this worker to cancel.
 
 let ready = null;
+// Whether this worker has its own WebGPU device for the networks: tried once, on the first
+// neural rig the page asks to run on the GPU; a browser without an adapter stays on the CPU.
+let gpu = null;
+const GPU_INIT_TIMEOUT_MS = 8000;
+
+async function startGpu(module) {
+  if (!gpu) {
+    gpu = Promise.race([
+      module.initWebGpu().then(() => true),
+      new Promise((resolve) => setTimeout(() => resolve(false), GPU_INIT_TIMEOUT_MS)),
+    ]).catch(() => false);
+  }
+  return gpu;
+}
 
 async function wasm(glue, binary) {
   if (!ready) {
@@ -15,19 +29,25 @@ async function wasm(glue, binary) {
 }
 
 self.onmessage = async ({ data }) => {
-  const { id, glue, binary, files, template, maxInfluences, skeleton } = data;
+  const { id, glue, binary, files, template, maxInfluences, skeleton, method, onGpu } = data;
   try {
     const module = await wasm(glue, binary);
-    const result = module.rigFiles(
+    const useGpu = method !== 'geometric' && onGpu ? await startGpu(module) : false;
+    const result = await module.rigFiles(
       files.map((f) => f.name),
       files.map((f) => f.bytes),
       template,
       maxInfluences,
       skeleton ? skeleton.name : undefined,
       skeleton ? skeleton.bytes : undefined,
+      method || 'best',
+      useGpu,
       (stage) => self.postMessage({ id, stage }),
     );
-    self.postMessage({ id, done: true, glb: result.glb, timings: result.timings }, [result.glb.buffer]);
+    self.postMessage(
+      { id, done: true, glb: result.glb, timings: result.timings, device: result.device },
+      [result.glb.buffer],
+    );
   } catch (e) {
     self.postMessage({ id, error: e && e.message ? e.message : String(e) });
   }

@@ -6,6 +6,10 @@ export type RigStage = 'parse' | 'skeleton' | 'skin' | 'export';
 export interface RigOptions {
   /** Skeleton to fit: any creature ('auto') or a template. Default 'auto'. */
   template?: 'auto' | 'humanoid' | 'quadruped' | 'bird' | 'chain';
+  /** 'best' (default: per stage what measured better on the eval set), 'geometric', or
+   * 'neural' (both stages refined by the trained networks). Networks run on WebGPU when the
+   * browser has an adapter, else on the CPU. */
+  method?: 'best' | 'geometric' | 'neural';
   /** Influences kept per vertex. Default 4. */
   maxInfluences?: 4 | 8;
   /** File name for a Uint8Array input (its extension picks the format). */

@@ -70,6 +70,7 @@ export class Rigger {
   /**
    * Rigs `input` (bytes, a File, or several Files such as a .gltf and its .bin). Options:
    * `template` ('auto' | 'humanoid' | 'quadruped' | 'bird' | 'chain'), `maxInfluences` (4 | 8),
+   * `method` ('best' | 'geometric' | 'neural'; the networks run on WebGPU when the browser has an adapter),
    * `name`, `skeleton` ({ name, bytes }: a rigged GLB or a BVH whose skeleton is adapted). `onProgress(stage)` hears 'parse', 'skeleton', 'skin', 'export'; `signal` cancels.
    */
   async rig(input, options = {}, onProgress = () => {}, signal = undefined) {
@@ -103,6 +104,8 @@ export class Rigger {
         files: files.map((f) => ({ name: f.name, bytes: f.bytes.slice() })),
         template: options.template || 'auto',
         maxInfluences: Number(options.maxInfluences || 4),
+        method: options.method || 'best',
+        onGpu: typeof navigator !== 'undefined' && 'gpu' in navigator,
         skeleton: options.skeleton ? { name: options.skeleton.name, bytes: options.skeleton.bytes.slice() } : null,
       });
     });

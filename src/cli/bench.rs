@@ -176,6 +176,7 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     let mut runs = 5usize;
     let mut subdivide = 0usize;
     let mut template = rigkit::skeleton::Template::Auto;
+    let mut methods = rigkit::pipeline::Methods::all(rigkit::pipeline::Method::Geometric);
     let mut file = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -194,27 +195,32 @@ pub fn rig(args: &[String]) -> Result<(), String> {
                     .ok_or("--subdivide needs a number from 0 to 5")?;
             }
             "--template" => template = value("--template")?.parse()?,
+            "--method" => methods = value("--method")?.parse()?,
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
             f => file = Some(f.to_owned()),
         }
     }
     let file = file.ok_or("bench rig takes a FILE")?;
-    let mut mesh = super::load(&file)?.mesh;
+    let mut character = super::load(&file)?;
     for _ in 0..subdivide {
-        mesh = split_triangles(&mesh);
+        character.mesh = split_triangles(&character.mesh);
     }
+    character.skeleton = None;
+    character.skin = None;
+    let source = rigkit::skeleton::SkeletonSource::Template(template);
     let mut seconds = Vec::with_capacity(runs);
     let mut joints = 0;
     for _ in 0..runs.max(1) {
+        let mut rigged = character.clone();
         let start = Instant::now();
-        let skeleton = rigkit::skeleton::fit_skeleton(&mesh, template, &Default::default())
-            .map_err(|e| e.to_string())?;
-        let skin = rigkit::skin::geodesic_skin(&mesh, &skeleton, &Default::default())
+        // The whole pipeline as `rigkit rig` runs it (the neural method loads its models too).
+        rigkit::pipeline::rig_character(&mut rigged, &source, 4, methods, |_| {})
             .map_err(|e| e.to_string())?;
         seconds.push(start.elapsed().as_secs_f64());
-        joints = skeleton.joints.len();
-        std::hint::black_box(skin);
+        joints = rigged.skeleton.as_ref().map_or(0, |s| s.joints.len());
+        std::hint::black_box(rigged);
     }
+    let mesh = &character.mesh;
     seconds.sort_by(f64::total_cmp);
     println!(
         "rig {file}: {} vertices, {} triangles, {joints} joints: median {:.3} s over {} runs (min {:.3} s, max {:.3} s); peak memory {}",

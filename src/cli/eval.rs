@@ -5,7 +5,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rigkit::Character;
+use rigkit::compute::cpu_device;
 use rigkit::eval::{SkinMetrics, skeleton_metrics, skin_metrics};
+use rigkit::neural::{
+    JOINT_RECORD, JointNet, Networks, SKIN_RECORD, SkinNet, load_model, model_from_bytes,
+};
+use rigkit::pipeline::Method;
 use rigkit::rig::{Influence, JointId, SkinWeights};
 use rigkit::skeleton::{AutoOptions, auto_skeleton};
 use rigkit::skin::{SkinOptions, geodesic_skin};
@@ -51,7 +56,9 @@ pub fn eval(args: &[String]) -> Result<(), String> {
     let mut dir = None;
     let mut json_out = None;
     let mut weights_from = None;
-    let mut method = "geometric".to_owned();
+    let mut method = Method::Geometric;
+    let mut skin_model = None;
+    let mut joint_model = None;
     let mut options = SkinOptions::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -63,7 +70,9 @@ pub fn eval(args: &[String]) -> Result<(), String> {
             }
             "--json" => json_out = Some(value("--json")?),
             "--weights-from" => weights_from = Some(PathBuf::from(value("--weights-from")?)),
-            "--method" => method = value("--method")?,
+            "--method" => method = value("--method")?.parse()?,
+            "--skin-model" => skin_model = Some(PathBuf::from(value("--skin-model")?)),
+            "--joint-model" => joint_model = Some(PathBuf::from(value("--joint-model")?)),
             "--resolution" => options.resolution = parse(&value("--resolution")?)?,
             "--falloff" => options.falloff = parse(&value("--falloff")?)?,
             "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
@@ -73,9 +82,26 @@ pub fn eval(args: &[String]) -> Result<(), String> {
             d => dir = Some(PathBuf::from(d)),
         }
     }
-    if method != "geometric" {
-        return Err(format!("unknown method '{method}'; available: geometric"));
-    }
+    // The shipped models unless a record is named (to compare float and int8).
+    let networks = match method {
+        Method::Neural => {
+            let device = cpu_device();
+            let skin = match &skin_model {
+                Some(path) => load_model(SkinNet::new, path, &device),
+                None => model_from_bytes(SkinNet::new, SKIN_RECORD.to_vec(), &device),
+            };
+            let joints = match &joint_model {
+                Some(path) => load_model(JointNet::new, path, &device),
+                None => model_from_bytes(JointNet::new, JOINT_RECORD.to_vec(), &device),
+            };
+            Some(Networks {
+                skin: skin.map_err(|e| e.to_string())?,
+                joints: joints.map_err(|e| e.to_string())?,
+                device,
+            })
+        }
+        Method::Geometric => None,
+    };
     let dir = dir.ok_or("eval takes a DIR of rigged GLB files")?;
     let mut rows = Vec::new();
     for path in rigged_files(&dir) {
@@ -94,9 +120,14 @@ pub fn eval(args: &[String]) -> Result<(), String> {
                 let other = super::load(&other_dir.join(&rel).to_string_lossy())?;
                 transfer_weights(&other, &character)
             }
-            None => {
-                geodesic_skin(&character.mesh, skeleton, &options).map_err(|e| e.to_string())?
-            }
+            None => match &networks {
+                Some(n) => n
+                    .skin(&character.mesh, skeleton, options.max_influences)
+                    .map_err(|e| e.to_string())?,
+                None => {
+                    geodesic_skin(&character.mesh, skeleton, &options).map_err(|e| e.to_string())?
+                }
+            },
         };
         let seconds = if weights_from.is_some() {
             0.0
@@ -114,8 +145,13 @@ pub fn eval(args: &[String]) -> Result<(), String> {
         let mut row = row(rel, &character, &m, seconds);
         if weights_from.is_none() {
             let started = Instant::now();
-            let auto = auto_skeleton(&character.mesh, &AutoOptions::default())
+            let mut auto = auto_skeleton(&character.mesh, &AutoOptions::default())
                 .map_err(|e| e.to_string())?;
+            if let Some(n) = &networks {
+                auto = n
+                    .refine_skeleton(&character.mesh, &auto)
+                    .map_err(|e| e.to_string())?;
+            }
             row.skeleton_seconds = started.elapsed().as_secs_f32();
             let k = skeleton_metrics(&auto, skeleton, &character.mesh.bounds());
             (row.auto_joints, row.cd_j2j, row.cd_j2b, row.cd_b2b) =
@@ -129,6 +165,10 @@ pub fn eval(args: &[String]) -> Result<(), String> {
     let label = if weights_from.is_some() {
         "weights from files".to_owned()
     } else {
+        let method = match method {
+            Method::Geometric => "geometric",
+            Method::Neural => "neural (geometric refined by the networks)",
+        };
         format!(
             "{method} (resolution {}, {}, smoothing {})",
             options.resolution,

@@ -6,6 +6,7 @@ mod bench;
 mod dataset;
 mod eval;
 mod rig;
+mod train;
 
 use std::process::ExitCode;
 
@@ -23,13 +24,14 @@ USAGE:
                                   Write IN as a GLB, keeping its rig and animations;
                                   weights normalised
     rigkit rig MESH -o OUT.glb [--template auto|humanoid|quadruped|bird|chain|FILE.glb|FILE.bvh]
-                               [--method geometric] [--max-influences 4|8]
+                               [--method best|geometric|neural] [--max-influences 4|8]
                                   Fit a skeleton to any mesh (auto: curve skeleton of its
                                   volume; humanoid: Mixamo names; quadruped; bird; chain: one
                                   line of joints for long bodies; a file: that humanoid
                                   skeleton adapted, names and hierarchy kept) and skin it;
-                                  the input's vertices and frame are kept
-    rigkit skin RIGGED.glb -o OUT.glb [--method geometric] [--resolution N]
+                                  the input's vertices and frame are kept. best (default):
+                                  per stage what measured better on the eval set
+    rigkit skin RIGGED.glb -o OUT.glb [--method geometric|neural] [--resolution N]
                                   [--max-influences 4|8]
                                   New skin weights for the file's own skeleton (geodesic
                                   voxel binding); joints, names, bind pose kept
@@ -40,10 +42,12 @@ USAGE:
                                   names or hierarchy, rest poses aligned, root motion scaled
                                   by leg length, feet kept above the ground; or a motion made
                                   for its skeleton (legs, wings, tails found by shape)
-    rigkit eval DIR [--method geometric] [--json OUT.json] [--weights-from DIR2]
+    rigkit eval DIR [--method geometric|neural] [--json OUT.json] [--weights-from DIR2]
+                    [--skin-model F.bpk] [--joint-model F.bpk]
                                   Re-skin every rig in DIR with its artist's skeleton and
                                   score it: L1, precision, recall, deformation error;
                                   and the automatic skeleton: CD-J2J, CD-J2B, CD-B2B
+                                  (neural: the shipped models, or the records named)
     rigkit eval --compare A.json B.json
                                   Change between two eval reports
     rigkit dataset stats [SOURCE] [--data DIR]
@@ -60,6 +64,7 @@ USAGE:
     rigkit bench skin FILE [--runs R] [--resolution N]
                                   Time each skinning stage on a rigged file (medians)
     rigkit bench rig FILE [--runs R] [--subdivide N] [--template auto|humanoid]
+                          [--method best|geometric|neural]
                                   Time a full rig (skeleton + skin), optionally of FILE with
                                   each triangle split in four N times; peak memory
     rigkit bench edit FILE [--runs R]
@@ -72,6 +77,14 @@ USAGE:
                                   Time making training samples: a generated creature (or
                                   MakeHuman body), augmented, P labelled surface points
                                   (median ms; samples/s on 1 and T threads)
+    rigkit train skeleton|skin --out DIR [--data DIR] [--steps N] [--lr X] [--seed S]
+                 [--procedural N] [--anny N] [--augmented N] [--validate-every N]
+                                  Train a network with burn on the CPU from the data root's
+                                  train split (plus generated characters), scored on its
+                                  validation split; resumes from DIR's checkpoint; writes
+                                  log.csv, loss.png and model-f32.bpk there
+    rigkit quantize skin|skeleton IN.bpk OUT.bpk
+                                  int8 (Q8S, per block of 32) copy of a trained record
     rigkit help                   Show this message
 
 Supported input: .glb, .vrm, .gltf (with its .bin files beside it), .obj, .bvh (info only).";
@@ -98,6 +111,8 @@ fn run(args: &[String]) -> Result<(), String> {
         "rig" => rig::rig(rest),
         "eval" => eval::eval(rest),
         "animate" => animate::animate(rest),
+        "train" => train::train(rest),
+        "quantize" => train::quantize_cmd(rest),
         "dataset" => match rest.split_first() {
             Some((what, args)) if what == "export" => dataset::export(args),
             Some((what, args)) if what == "stats" => dataset::stats(args),

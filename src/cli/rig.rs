@@ -3,7 +3,10 @@
 
 use std::time::Instant;
 
+use rigkit::compute::cpu_device;
 use rigkit::export::{ExportOptions, export_glb};
+use rigkit::neural::Networks;
+use rigkit::pipeline::{Method, Methods};
 use rigkit::skin::{SkinOptions, geodesic_skin};
 
 pub fn skin(args: &[String]) -> Result<(), String> {
@@ -11,17 +14,13 @@ pub fn skin(args: &[String]) -> Result<(), String> {
     let mut output = None;
     let mut options = SkinOptions::default();
     let mut export = ExportOptions::default();
+    let mut method = Methods::BEST.skin;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
             "-o" | "--output" => output = Some(value("-o")?),
-            "--method" => {
-                let method = value("--method")?;
-                if method != "geometric" {
-                    return Err(format!("unknown method '{method}'; available: geometric"));
-                }
-            }
+            "--method" => method = value("--method")?.parse()?,
             "--resolution" => {
                 let v = value("--resolution")?;
                 options.resolution =
@@ -48,7 +47,14 @@ pub fn skin(args: &[String]) -> Result<(), String> {
         "'{input}' has no skeleton to skin to; use 'rigkit rig'"
     ))?;
     let started = Instant::now();
-    let skin = geodesic_skin(&character.mesh, skeleton, &options).map_err(|e| e.to_string())?;
+    let skin = match method {
+        Method::Geometric => {
+            geodesic_skin(&character.mesh, skeleton, &options).map_err(|e| e.to_string())
+        }
+        Method::Neural => Networks::bundled(&cpu_device())
+            .and_then(|n| n.skin(&character.mesh, skeleton, options.max_influences))
+            .map_err(|e| e.to_string()),
+    }?;
     let seconds = started.elapsed().as_secs_f32();
     character.skin = Some(skin);
     let glb = export_glb(&character, &export).map_err(|e| e.to_string())?;
@@ -69,18 +75,14 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     let mut output = None;
     let mut export = ExportOptions::default();
     let mut template = "auto".to_owned();
+    let mut methods = Methods::BEST;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
         match arg.as_str() {
             "-o" | "--output" => output = Some(value("-o")?),
             "--template" => template = value("--template")?,
-            "--method" => {
-                let method = value("--method")?;
-                if method != "geometric" {
-                    return Err(format!("unknown method '{method}'; available: geometric"));
-                }
-            }
+            "--method" => methods = value("--method")?.parse()?,
             "--max-influences" => export.max_influences = influences(&value("--max-influences")?)?,
             flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
             file => input = Some(file.to_owned()),
@@ -93,11 +95,17 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     let mut character = super::load(&input)?;
     let started = Instant::now();
     let mut fitted = 0.0;
-    rigkit::pipeline::rig_character(&mut character, &source, export.max_influences, |stage| {
-        if stage == rigkit::pipeline::Stage::Skin {
-            fitted = started.elapsed().as_secs_f32();
-        }
-    })
+    rigkit::pipeline::rig_character(
+        &mut character,
+        &source,
+        export.max_influences,
+        methods,
+        |stage| {
+            if stage == rigkit::pipeline::Stage::Skin {
+                fitted = started.elapsed().as_secs_f32();
+            }
+        },
+    )
     .map_err(|e| e.to_string())?;
     let total = started.elapsed().as_secs_f32();
     let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());

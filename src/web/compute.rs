@@ -28,6 +28,11 @@ pub async fn init_webgpu() -> Result<String, JsError> {
     Ok(info.name)
 }
 
+/// The WebGPU device, if [`init_webgpu`] started one.
+pub(crate) fn gpu_device() -> Option<Device> {
+    GPU.with(|g| g.borrow().clone())
+}
+
 /// Per-vertex features (see `compute::vertex_features`) of flat `positions`, on the WebGPU
 /// device when `on_gpu` and one was started, else on the CPU backend.
 #[wasm_bindgen(js_name = vertexFeatures)]

@@ -4,6 +4,7 @@
 mod compute;
 mod edit;
 mod motion;
+mod neural;
 mod rig;
 
 use std::sync::Arc;

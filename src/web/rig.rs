@@ -4,30 +4,36 @@
 
 use wasm_bindgen::prelude::*;
 
+use super::neural;
 use crate::export::{ExportOptions, export_glb};
-use crate::pipeline::rig_character;
-use crate::skeleton::Template;
+use crate::pipeline::{Method, Methods, Stage, refines, rig_character};
+use crate::skeleton::{AutoOptions, SkeletonSource, Template, skeleton_for};
+use crate::skin::{SkinOptions, geodesic_skin};
 
 /// Imports the files (as `loadFiles` does), fits a `template` skeleton (or the skeleton of
 /// the file `skeleton_name`, a rigged GLB/glTF/VRM or a BVH, adapted to the mesh), skins it with at most
-/// `max_influences` weights per vertex and returns `{ glb: Uint8Array, timings: { parse,
-/// skeleton, skin, export } }` (milliseconds). `on_progress(stage)` hears "parse",
-/// "skeleton", "skin" and "export" as each begins.
+/// `max_influences` weights per vertex by `method` ("best", "geometric" or "neural", as the
+/// CLI's `--method`; the networks run on WebGPU when `on_gpu` and `initWebGpu` succeeded here,
+/// else on the CPU) and resolves to `{ glb: Uint8Array, timings: { parse, skeleton, skin,
+/// export }, device }` (milliseconds; device "webgpu" or "cpu" where a network ran, else ""). `on_progress(stage)` hears
+/// "parse", "skeleton", "skin" and "export" as each begins.
 #[wasm_bindgen(js_name = rigFiles)]
-pub fn rig_files(
+#[allow(clippy::too_many_arguments)]
+pub async fn rig_files(
     names: Vec<String>,
     contents: Vec<js_sys::Uint8Array>,
-    template: &str,
+    template: String,
     max_influences: usize,
     skeleton_name: Option<String>,
     skeleton_bytes: Option<Vec<u8>>,
-    on_progress: &js_sys::Function,
+    method: String,
+    on_gpu: bool,
+    on_progress: js_sys::Function,
 ) -> Result<JsValue, JsError> {
+    let methods: Methods = method.parse().map_err(|e: String| JsError::new(&e))?;
     let source = match (skeleton_name, skeleton_bytes) {
-        (Some(name), Some(bytes)) => {
-            crate::skeleton::SkeletonSource::Given(given_skeleton(&name, &bytes)?)
-        }
-        _ => crate::skeleton::SkeletonSource::Template(
+        (Some(name), Some(bytes)) => SkeletonSource::Given(given_skeleton(&name, &bytes)?),
+        _ => SkeletonSource::Template(
             template
                 .parse::<Template>()
                 .map_err(|e: String| JsError::new(&e))?,
@@ -42,13 +48,43 @@ pub fn rig_files(
     let mut character = super::import_js_files(&names, &contents, "rigFiles")?;
     let parse = clock.lap();
     let mut skeleton_ms = 0.0;
-    rig_character(&mut character, &source, max_influences, |stage| {
-        if stage == crate::pipeline::Stage::Skin {
-            skeleton_ms = clock.lap();
+    let mut device = "";
+    if methods == Methods::all(Method::Geometric) {
+        rig_character(&mut character, &source, max_influences, methods, |stage| {
+            if stage == Stage::Skin {
+                skeleton_ms = clock.lap();
+            }
+            announce(stage.name());
+        })
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    } else {
+        // The same stages as `rig_character`, with the networks' results awaited.
+        announce(Stage::Skeleton.name());
+        let (networks, used) = neural::networks(on_gpu)?;
+        let mesh = &character.mesh;
+        let mut skeleton = skeleton_for(mesh, &source, &AutoOptions::default())
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        if methods.skeleton == Method::Neural && refines(&source) {
+            skeleton = neural::refine_skeleton(&networks, mesh, &skeleton).await?;
+            device = used;
         }
-        announce(stage.name());
-    })
-    .map_err(|e| JsError::new(&e.to_string()))?;
+        skeleton_ms = clock.lap();
+        announce(Stage::Skin.name());
+        let skin = if methods.skin == Method::Neural {
+            device = used;
+            neural::skin(&networks, mesh, &skeleton, max_influences).await?
+        } else {
+            let options = SkinOptions {
+                max_influences,
+                ..SkinOptions::default()
+            };
+            geodesic_skin(mesh, &skeleton, &options).map_err(|e| JsError::new(&e.to_string()))?
+        };
+        character.skeleton = Some(skeleton);
+        character.skin = Some(skin);
+        character.animations.clear();
+        character.humanoid.clear();
+    }
     let skin = clock.lap();
     announce("export");
     let options = ExportOptions {
@@ -68,15 +104,14 @@ pub fn rig_files(
         js_sys::Reflect::set(&timings, &key.into(), &ms.into())
             .map_err(|_| JsError::new("cannot build the timings"))?;
     }
-    js_sys::Reflect::set(&result, &"timings".into(), &timings)
-        .and_then(|_| {
-            js_sys::Reflect::set(
-                &result,
-                &"glb".into(),
-                &js_sys::Uint8Array::from(glb.as_slice()),
-            )
-        })
-        .map_err(|_| JsError::new("cannot build the result"))?;
+    for (key, value) in [
+        ("timings", timings.into()),
+        ("device", JsValue::from_str(device)),
+        ("glb", js_sys::Uint8Array::from(glb.as_slice()).into()),
+    ] {
+        js_sys::Reflect::set(&result, &key.into(), &value)
+            .map_err(|_| JsError::new("cannot build the result"))?;
+    }
     Ok(result.into())
 }
 

@@ -68,6 +68,10 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.ok(check.vertices > 1000);
     assert.ok(check.cpuVsReference < 1e-5, `CPU vs reference ${check.cpuVsReference}`);
     assert.ok(check.gpuVsCpu !== null && check.gpuVsCpu < 1e-5, `WebGPU vs CPU ${check.gpuVsCpu}`);
+    // The networks: the same rig on both backends (joints within 1e-4 of the longest side,
+    // weights within 1e-3).
+    assert.ok(check.neural.joints < 1e-4, `joint head WebGPU vs CPU ${check.neural.joints}`);
+    assert.ok(check.neural.weights < 1e-3, `skin head WebGPU vs CPU ${check.neural.weights}`);
   });
 
   test('a dropped GLB replaces the sample in the viewport', async () => {
@@ -215,6 +219,25 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('the neural method rigs in the browser, on WebGPU when the worker gets an adapter', async () => {
+    const { page, errors } = app;
+    const bytes = [...readData('eval/mannequiny.glb').bytes];
+    const rig = await page.evaluate(async (b) => {
+      const result = await window.rigkit.rig(new Uint8Array(b), 'mannequiny.glb', { method: 'neural' });
+      return { jointCount: result.jointCount, current: window.rigkit.current };
+    }, bytes);
+    assert.ok(rig.jointCount >= 5, `${rig.jointCount} joints`);
+    assert.equal(rig.current.method, 'neural');
+    assert.ok(['webgpu', 'cpu'].includes(rig.current.device), rig.current.device);
+    assert.match(await page.textContent('#status-rig'), /neural, networks on (WebGPU|CPU)/);
+    const timings = { device: rig.current.device, ...rig.current.timings };
+    fs.writeFileSync(path.join(artifacts, 'neural-rig-webgpu.json'), JSON.stringify(timings, null, 2));
+    console.log(`neural rig of the mannequin in the page: ${JSON.stringify(timings)}`);
+    const pixels = await viewportPixels(page);
+    assert.ok(pixels.skeleton > 50, `neural skeleton not visible (${pixels.skeleton})`);
+    assert.deepEqual(errors, []);
+  });
+
   test('the downloaded GLB passes the glTF validator', async () => {
     const { page } = app;
     const bytes = await page.evaluate(() => [...window.rigkit.exportGlb()]);
@@ -334,5 +357,19 @@ describe('without WebGPU (CPU fallback)', () => {
     assert.ok(pixels.colours > 50 && pixels.skeleton > 100, 'sample not rendered with its skeleton');
     assert.deepEqual(errors, []);
     assertSameOrigin(app.requests, server.url);
+  });
+
+  test('the neural method rigs on the CPU backend too', async () => {
+    const { page, errors } = app;
+    const bytes = [...readData('eval/Fox.glb').bytes];
+    const rig = await page.evaluate(async (b) => {
+      const result = await window.rigkit.rig(new Uint8Array(b), 'fox.glb', { method: 'neural' });
+      return { jointCount: result.jointCount, current: window.rigkit.current };
+    }, bytes);
+    assert.ok(rig.jointCount >= 5, `${rig.jointCount} joints`);
+    assert.equal(rig.current.device, 'cpu');
+    fs.writeFileSync(path.join(artifacts, 'neural-rig-cpu.json'),
+      JSON.stringify({ device: 'cpu', ...rig.current.timings }, null, 2));
+    assert.deepEqual(errors, []);
   });
 });

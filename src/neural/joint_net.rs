@@ -1,0 +1,84 @@
+//! The skeleton head: each joint of a proposed skeleton is a query that attends over the
+//! surface points around it and predicts where, relative to them, the joint should sit. The
+//! proposal comes from the geometric rigger (which gets the topology right: what is a limb,
+//! where chains branch); the network moves joints to where artists put them.
+
+use burn::module::Module;
+use burn::nn::{Linear, LinearConfig};
+use burn::tensor::activation::softmax;
+use burn::tensor::{Device, Tensor, TensorData};
+
+use super::encoder::{SHAPE_CODE, ShapeEncoder};
+use super::joint_inputs::{JOINT_FEATURES, JointInputs, NEIGHBOUR_FEATURES, NEIGHBOURS};
+use super::mlp::Mlp;
+use super::shape::{POINT_FEATURES, SHAPE_POINTS};
+
+const HIDDEN: usize = 64;
+
+#[derive(Module, Debug)]
+pub struct JointNet {
+    encoder: ShapeEncoder,
+    neighbour: Mlp,
+    attend: Linear,
+    offset: Mlp,
+}
+
+/// [`JointInputs`] as tensors on one device.
+#[derive(Debug, Clone)]
+pub struct JointTensors {
+    pub points: Tensor<2>,
+    pub neighbours: Tensor<3>,
+    pub features: Tensor<2>,
+}
+
+impl JointTensors {
+    pub fn new(inputs: &JointInputs, device: &Device) -> Self {
+        let j = inputs.joint_count;
+        Self {
+            points: Tensor::from_data(
+                TensorData::new(inputs.shape.flat(), [SHAPE_POINTS, POINT_FEATURES]),
+                device,
+            ),
+            neighbours: Tensor::from_data(
+                TensorData::new(
+                    inputs.neighbours.clone(),
+                    [j, NEIGHBOURS, NEIGHBOUR_FEATURES],
+                ),
+                device,
+            ),
+            features: Tensor::from_data(
+                TensorData::new(inputs.features.clone(), [j, JOINT_FEATURES]),
+                device,
+            ),
+        }
+    }
+}
+
+impl JointNet {
+    pub fn new(device: &Device) -> Self {
+        Self {
+            encoder: ShapeEncoder::new(device),
+            neighbour: Mlp::new(&[NEIGHBOUR_FEATURES + SHAPE_CODE, HIDDEN, HIDDEN], device),
+            attend: LinearConfig::new(HIDDEN, 1).init(device),
+            offset: Mlp::new(&[2 * HIDDEN + JOINT_FEATURES, HIDDEN, 3], device),
+        }
+    }
+
+    /// Each joint's offset in units of its neighbourhood scale.
+    ///
+    /// # Shapes
+    /// → `[joints, 3]`.
+    pub fn forward(&self, x: JointTensors) -> Tensor<2> {
+        let code = self.encoder.forward(x.points); // [1, C]
+        let [j, k, _] = x.neighbours.dims();
+        let code = code.unsqueeze_dim::<3>(0).expand([j, k, SHAPE_CODE]);
+        let h = self
+            .neighbour
+            .forward(Tensor::cat(vec![x.neighbours, code], 2)); // [j, k, H]
+        let attention = softmax(self.attend.forward(h.clone()), 1); // [j, k, 1]
+        let pooled = (h.clone() * attention).sum_dim(1).squeeze_dim::<2>(1); // [j, H]
+        let widest = h.max_dim(1).squeeze_dim::<2>(1); // [j, H]
+        self.offset
+            .forward(Tensor::cat(vec![pooled, widest, x.features], 1))
+    }
+}

