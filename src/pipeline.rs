@@ -3,7 +3,7 @@
 //! the learned heads refining the geometric result.
 
 use crate::Character;
-use crate::skeleton::{AutoOptions, RigError, SkeletonSource, Template, skeleton_for};
+use crate::skeleton::{AutoOptions, Body, RigError, SkeletonSource, Template, skeleton_in};
 use crate::skin::{SkinOptions, geodesic_skin};
 
 /// How one stage is computed.
@@ -76,7 +76,9 @@ impl std::str::FromStr for Methods {
 /// The stages of [`rig_character`], in order, for progress displays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
-    /// Voxelising the body and fitting the skeleton inside it.
+    /// Voxelising the body the skeleton is fitted in.
+    Voxelise,
+    /// Fitting the skeleton inside the body (and refining its joints).
     Skeleton,
     /// Geodesic skin weights for the new skeleton.
     Skin,
@@ -85,6 +87,7 @@ pub enum Stage {
 impl Stage {
     pub fn name(self) -> &'static str {
         match self {
+            Self::Voxelise => "voxelise",
             Self::Skeleton => "skeleton",
             Self::Skin => "skin",
         }
@@ -117,8 +120,11 @@ pub fn rig_character(
     methods: Methods,
     mut progress: impl FnMut(Stage),
 ) -> Result<(), PipelineError> {
+    let options = AutoOptions::default();
+    progress(Stage::Voxelise);
+    let body = Body::of(&character.mesh, &options)?;
     progress(Stage::Skeleton);
-    let mut skeleton = skeleton_for(&character.mesh, source, &AutoOptions::default())?;
+    let mut skeleton = skeleton_in(&character.mesh, &body, source, &options)?;
     if methods.skeleton == Method::Neural && refines(source) {
         skeleton = neural::refine_skeleton(&character.mesh, &skeleton)?;
     }

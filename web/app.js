@@ -180,7 +180,7 @@ async function main() {
   let worker = null;
   let jobs = 0;
   let cancelRig = null;
-  const STAGES = ['parse', 'skeleton', 'skin', 'export', 'upload'];
+  const STAGES = ['parse', 'voxelise', 'skeleton', 'skin', 'export', 'upload'];
 
   function showProgress(stage) {
     $('progress').hidden = false;
@@ -303,7 +303,7 @@ async function main() {
     const total = performance.now() - started;
     const by = result.device ? `${method}, networks on ${result.device === 'webgpu' ? 'WebGPU' : 'CPU'}` : method;
     $('status-rig').textContent =
-      `rigged (${template}, ${by}): skeleton ${t.skeleton.toFixed(0)} ms, skin ${t.skin.toFixed(0)} ms, total ${total.toFixed(0)} ms`;
+      `rigged (${template}, ${by}): voxelise ${t.voxelise.toFixed(0)} ms, skeleton ${t.skeleton.toFixed(0)} ms, skin ${t.skin.toFixed(0)} ms, total ${total.toFixed(0)} ms`;
     current = {
       ...current,
       rigged: true,

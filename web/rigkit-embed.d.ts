@@ -1,7 +1,7 @@
 // Types of web/rigkit-embed.js: rigging in the browser for pages that embed rigkit.
 
 /** A rig stage, announced as it begins. */
-export type RigStage = 'parse' | 'skeleton' | 'skin' | 'export';
+export type RigStage = 'parse' | 'voxelise' | 'skeleton' | 'skin' | 'export';
 
 export interface RigOptions {
   /** Skeleton to fit: any creature ('auto') or a template. Default 'auto'. */

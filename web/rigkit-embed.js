@@ -71,7 +71,7 @@ export class Rigger {
    * Rigs `input` (bytes, a File, or several Files such as a .gltf and its .bin). Options:
    * `template` ('auto' | 'humanoid' | 'quadruped' | 'bird' | 'chain'), `maxInfluences` (4 | 8),
    * `method` ('best' | 'geometric' | 'neural'; the networks run on WebGPU when the browser has an adapter),
-   * `name`, `skeleton` ({ name, bytes }: a rigged GLB or a BVH whose skeleton is adapted). `onProgress(stage)` hears 'parse', 'skeleton', 'skin', 'export'; `signal` cancels.
+   * `name`, `skeleton` ({ name, bytes }: a rigged GLB or a BVH whose skeleton is adapted). `onProgress(stage)` hears 'parse', 'voxelise', 'skeleton', 'skin', 'export'; `signal` cancels.
    */
   async rig(input, options = {}, onProgress = () => {}, signal = undefined) {
     const module = await init();

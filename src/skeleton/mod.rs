@@ -83,14 +83,27 @@ pub fn skeleton_for(
     source: &SkeletonSource,
     options: &AutoOptions,
 ) -> Result<Skeleton, RigError> {
+    skeleton_in(mesh, &Body::of(mesh, options)?, source, options)
+}
+
+/// [`skeleton_for`] in a body already voxelised by [`Body::of`] (so a progress display can
+/// time the two apart).
+///
+/// # Errors
+/// [`RigError`] as [`fit_skeleton`].
+pub fn skeleton_in(
+    mesh: &Mesh,
+    body: &Body,
+    source: &SkeletonSource,
+    options: &AutoOptions,
+) -> Result<Skeleton, RigError> {
     match source {
-        SkeletonSource::Template(template) => fit_skeleton(mesh, *template, options),
+        SkeletonSource::Template(template) => fit_in(mesh, body, *template, options),
         SkeletonSource::Given(skeleton) if adapt::has_humanoid_names(skeleton) => {
-            let fitted = fit_skeleton(mesh, Template::Humanoid, options)?;
+            let fitted = fit_in(mesh, body, Template::Humanoid, options)?;
             adapt::adapt_humanoid(skeleton, &fitted)
         }
         SkeletonSource::Given(skeleton) => {
-            let body = Body::of(mesh, options)?;
             let interior = body.interior(mesh);
             Ok(align::align_to_bounds(
                 skeleton,
@@ -107,13 +120,17 @@ pub fn skeleton_for(
 const JOINT_MARGIN: f32 = 0.08;
 
 /// The voxelised body of a mesh and how deep each voxel lies: what every fit works in.
-struct Body {
+pub struct Body {
     solid: Solid,
     depth: Vec<f32>,
 }
 
 impl Body {
-    fn of(mesh: &Mesh, options: &AutoOptions) -> Result<Self, RigError> {
+    /// Voxelises `mesh` at `options.resolution` (coarser past `options.max_solid_voxels`).
+    ///
+    /// # Errors
+    /// [`RigError::EmptyMesh`] or [`RigError::NoVolume`].
+    pub fn of(mesh: &Mesh, options: &AutoOptions) -> Result<Self, RigError> {
         if mesh.triangles.is_empty() || mesh.positions.is_empty() {
             return Err(RigError::EmptyMesh);
         }
@@ -185,7 +202,15 @@ pub fn fit_skeleton(
     template: Template,
     options: &AutoOptions,
 ) -> Result<Skeleton, RigError> {
-    let body = Body::of(mesh, options)?;
+    fit_in(mesh, &Body::of(mesh, options)?, template, options)
+}
+
+fn fit_in(
+    mesh: &Mesh,
+    body: &Body,
+    template: Template,
+    options: &AutoOptions,
+) -> Result<Skeleton, RigError> {
     let graph = shell_graph(&body.solid, &body.depth, options.shell_width.max(2.0));
     let longest = mesh.bounds().longest_side();
     let interior = body.interior(mesh);

@@ -7,16 +7,17 @@ use wasm_bindgen::prelude::*;
 use super::neural;
 use crate::export::{ExportOptions, export_glb};
 use crate::pipeline::{Method, Methods, Stage, refines, rig_character};
-use crate::skeleton::{AutoOptions, SkeletonSource, Template, skeleton_for};
+use crate::skeleton::{AutoOptions, Body, SkeletonSource, Template, skeleton_in};
 use crate::skin::{SkinOptions, geodesic_skin};
 
 /// Imports the files (as `loadFiles` does), fits a `template` skeleton (or the skeleton of
 /// the file `skeleton_name`, a rigged GLB/glTF/VRM or a BVH, adapted to the mesh), skins it with at most
 /// `max_influences` weights per vertex by `method` ("best", "geometric" or "neural", as the
 /// CLI's `--method`; the networks run on WebGPU when `on_gpu` and `initWebGpu` succeeded here,
-/// else on the CPU) and resolves to `{ glb: Uint8Array, timings: { parse, skeleton, skin,
-/// export }, device }` (milliseconds; device "webgpu" or "cpu" where a network ran, else ""). `on_progress(stage)` hears
-/// "parse", "skeleton", "skin" and "export" as each begins.
+/// else on the CPU) and resolves to `{ glb: Uint8Array, timings: { parse, voxelise, skeleton,
+/// skin, export }, device }` (milliseconds; device "webgpu" or "cpu" where a network ran, else
+/// ""). `on_progress(stage)` hears "parse", "voxelise", "skeleton", "skin" and "export" as each
+/// begins.
 #[wasm_bindgen(js_name = rigFiles)]
 #[allow(clippy::too_many_arguments)]
 pub async fn rig_files(
@@ -47,22 +48,28 @@ pub async fn rig_files(
     announce("parse");
     let mut character = super::import_js_files(&names, &contents, "rigFiles")?;
     let parse = clock.lap();
-    let mut skeleton_ms = 0.0;
+    let (mut voxelise_ms, mut skeleton_ms) = (0.0, 0.0);
     let mut device = "";
     if methods == Methods::all(Method::Geometric) {
         rig_character(&mut character, &source, max_influences, methods, |stage| {
-            if stage == Stage::Skin {
-                skeleton_ms = clock.lap();
+            match stage {
+                Stage::Skeleton => voxelise_ms = clock.lap(),
+                Stage::Skin => skeleton_ms = clock.lap(),
+                Stage::Voxelise => {}
             }
             announce(stage.name());
         })
         .map_err(|e| JsError::new(&e.to_string()))?;
     } else {
         // The same stages as `rig_character`, with the networks' results awaited.
-        announce(Stage::Skeleton.name());
         let (networks, used) = neural::networks(on_gpu)?;
         let mesh = &character.mesh;
-        let mut skeleton = skeleton_for(mesh, &source, &AutoOptions::default())
+        let options = AutoOptions::default();
+        announce(Stage::Voxelise.name());
+        let body = Body::of(mesh, &options).map_err(|e| JsError::new(&e.to_string()))?;
+        voxelise_ms = clock.lap();
+        announce(Stage::Skeleton.name());
+        let mut skeleton = skeleton_in(mesh, &body, &source, &options)
             .map_err(|e| JsError::new(&e.to_string()))?;
         if methods.skeleton == Method::Neural && refines(&source) {
             skeleton = neural::refine_skeleton(&networks, mesh, &skeleton).await?;
@@ -97,6 +104,7 @@ pub async fn rig_files(
     let timings = js_sys::Object::new();
     for (key, ms) in [
         ("parse", parse),
+        ("voxelise", voxelise_ms),
         ("skeleton", skeleton_ms),
         ("skin", skin),
         ("export", export),

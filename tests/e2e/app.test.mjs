@@ -175,7 +175,7 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.ok(rig.names.includes('mixamorig:Hips') && rig.names.includes('mixamorig:LeftForeArm'), rig.names.join());
     assert.equal(rig.joints.length, 3 * 27);
     assert.equal(rig.name, 'mannequiny-rigged.glb');
-    for (const stage of ['skeleton', 'skin']) {
+    for (const stage of ['voxelise', 'skeleton', 'skin']) {
       assert.ok(stages.some((s) => s.includes(stage)), `stage ${stage} not shown: ${stages}`);
     }
     assert.equal(await page.isHidden('#progress'), true);
