@@ -203,7 +203,7 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     let file = file.ok_or("bench rig takes a FILE")?;
     let mut character = super::load(&file)?;
     for _ in 0..subdivide {
-        character.mesh = split_triangles(&character.mesh);
+        character.mesh = rigkit::mesh::subdivide(&character.mesh).0;
     }
     character.skeleton = None;
     character.skin = None;
@@ -236,33 +236,6 @@ pub fn rig(args: &[String]) -> Result<(), String> {
         ),
     );
     Ok(())
-}
-
-/// Every triangle split into four at its edge midpoints (shared edges share their midpoint):
-/// the same surface with four times the triangles.
-fn split_triangles(mesh: &Mesh) -> Mesh {
-    let mut positions = mesh.positions.clone();
-    let mut midpoints = std::collections::HashMap::new();
-    let mut midpoint = |a: u32, b: u32, positions: &mut Vec<Vec3>| -> u32 {
-        *midpoints.entry((a.min(b), a.max(b))).or_insert_with(|| {
-            positions.push((positions[a as usize] + positions[b as usize]) * 0.5);
-            positions.len() as u32 - 1
-        })
-    };
-    let mut triangles = Vec::with_capacity(mesh.triangles.len() * 4);
-    for &[a, b, c] in &mesh.triangles {
-        let ab = midpoint(a, b, &mut positions);
-        let bc = midpoint(b, c, &mut positions);
-        let ca = midpoint(c, a, &mut positions);
-        triangles.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
-    }
-    let normals = vertex_normals(&positions, &triangles);
-    Mesh {
-        positions,
-        normals,
-        triangles,
-        ..Mesh::default()
-    }
 }
 
 /// The process's peak resident memory in kB (Linux), for the memory budget.
@@ -377,7 +350,7 @@ pub fn pose(args: &[String]) -> Result<(), String> {
     let skeleton = character.skeleton.ok_or("the file has no skeleton")?;
     let mut mesh = character.mesh;
     for _ in 0..subdivide {
-        mesh = split_triangles(&mesh);
+        mesh = rigkit::mesh::subdivide(&mesh).0;
     }
     let skin = rigkit::skin::geodesic_skin(&mesh, &skeleton, &Default::default())
         .map_err(|e| e.to_string())?;

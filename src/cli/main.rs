@@ -20,9 +20,10 @@ USAGE:
     rigkit info FILE [--json]     Describe a character (vertices, triangles, primitives,
                                   joints, skins, materials, textures, animations, bounds)
                                   or a BVH clip (joints, frames, frame time)
-    rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations]
+    rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations] [--subdivide N]
                                   Write IN as a GLB, keeping its rig and animations;
-                                  weights normalised
+                                  weights normalised; --subdivide splits each triangle in
+                                  four N times (weights blended), for heavy test meshes
     rigkit rig MESH -o OUT.glb [--template auto|humanoid|quadruped|bird|chain|FILE.glb|FILE.bvh]
                                [--method best|geometric|neural] [--max-influences 4|8]
                                   Fit a skeleton to any mesh (auto: curve skeleton of its
@@ -226,9 +227,16 @@ fn info(args: &[String]) -> Result<(), String> {
 fn convert(args: &[String]) -> Result<(), String> {
     let mut options = rigkit::export::ExportOptions::default();
     let mut files = Vec::new();
+    let mut subdivisions = 0usize;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
+            "--subdivide" => {
+                let value = it.next().ok_or("--subdivide needs a number from 0 to 4")?;
+                subdivisions = value.parse().ok().filter(|n| *n <= 4).ok_or(format!(
+                    "--subdivide: '{value}' is not a number from 0 to 4"
+                ))?;
+            }
             "--max-influences" => {
                 let value = it.next().ok_or("--max-influences needs a value (4 or 8)")?;
                 options.max_influences = value
@@ -243,7 +251,19 @@ fn convert(args: &[String]) -> Result<(), String> {
     let [input, output] = files.as_slice() else {
         return Err(format!("convert takes IN and OUT.glb\n\n{USAGE}"));
     };
-    let character = load(input)?;
+    let mut character = load(input)?;
+    for _ in 0..subdivisions {
+        let (mesh, parents) = rigkit::mesh::subdivide(&character.mesh);
+        let too_many = rigkit::Limits::default().max_vertices;
+        if mesh.vertex_count() > too_many {
+            return Err(format!(
+                "--subdivide: {} vertices would pass the limit of {too_many}",
+                mesh.vertex_count()
+            ));
+        }
+        character.skin = character.skin.map(|w| w.with_midpoints(&parents));
+        character.mesh = mesh;
+    }
     let glb = rigkit::export::export_glb(&character, &options).map_err(|e| e.to_string())?;
     std::fs::write(output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
     let info = character.info();

@@ -3,12 +3,14 @@
 mod bounds;
 mod material;
 mod normals;
+mod subdivide;
 mod unit_box;
 mod winding;
 
 pub use bounds::Aabb;
 pub use material::{AlphaMode, Image, Material};
 pub use normals::vertex_normals;
+pub use subdivide::subdivide;
 pub use unit_box::UnitBox;
 pub use winding::winding_number;
 

@@ -44,6 +44,31 @@ impl SkinWeights {
         }
     }
 
+    /// These weights extended to vertices added at edge midpoints (see
+    /// [`crate::mesh::subdivide`]): each new vertex gets the mean of its two parents'
+    /// influences.
+    pub fn with_midpoints(&self, parents: &[[u32; 2]]) -> Self {
+        let mut out = self.clone();
+        for &[a, b] in parents {
+            let mut merged: Vec<Influence> = Vec::new();
+            for i in out
+                .influences(a as usize)
+                .iter()
+                .chain(out.influences(b as usize))
+            {
+                match merged.iter_mut().find(|m| m.joint == i.joint) {
+                    Some(m) => m.weight += 0.5 * i.weight,
+                    None => merged.push(Influence {
+                        joint: i.joint,
+                        weight: 0.5 * i.weight,
+                    }),
+                }
+            }
+            out.push_vertex(merged);
+        }
+        out
+    }
+
     /// How many vertices have at least one influence.
     pub fn influenced_vertex_count(&self) -> usize {
         self.offsets.windows(2).filter(|w| w[1] > w[0]).count()

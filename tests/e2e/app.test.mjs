@@ -330,6 +330,57 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a 61,500-vertex character plays a motion with live skinning (frame times recorded)', async () => {
+    const { page, errors } = app;
+    // The eval frog with every triangle split in four twice (weights blended).
+    const dense = path.join(artifacts, 'frog-dense.glb');
+    execFileSync(bin, ['convert', path.join(data, 'eval/quaternius-easy_enemies_pack/Frog.glb'), dense,
+      '--subdivide', '2']);
+    await dropFiles(page, [{ name: 'frog-dense.glb', bytes: fs.readFileSync(dense) }]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'frog-dense.glb');
+    assert.ok((await page.evaluate(() => window.rigkit.current.vertices)) >= 50000);
+    const motion = await page.evaluate(() => {
+      const names = window.rigkit.motions().map((m) => m.name);
+      return window.rigkit.animate(names.includes('walk') ? 'walk' : 'wave');
+    });
+    const timing = await page.evaluate(async (duration) => {
+      // Posing alone (kinematics, skinning, normals, upload), then whole frames while playing.
+      window.rigkit.pause();
+      const seeks = [];
+      let first = null;
+      let last = null;
+      for (let i = 0; i < 15; i++) {
+        const t0 = performance.now();
+        window.rigkit.seek((duration * i) / 15);
+        seeks.push(performance.now() - t0);
+        const p = window.rigkit.posedPositions();
+        if (i === 0) first = p.slice(0, 3000);
+        last = p.slice(0, 3000);
+      }
+      let moved = 0;
+      for (let i = 0; i < first.length; i++) moved = Math.max(moved, Math.abs(first[i] - last[i]));
+      window.rigkit.play(window.rigkit.playback.index);
+      const frames = await new Promise((resolve) => {
+        const out = [];
+        let prev = performance.now();
+        const step = (now) => {
+          out.push(now - prev);
+          prev = now;
+          if (out.length < 30) requestAnimationFrame(step); else resolve(out);
+        };
+        requestAnimationFrame(step);
+      });
+      window.rigkit.pause();
+      const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+      return { vertices: window.rigkit.current.vertices, poseMs: median(seeks), frameMs: median(frames.slice(1)), moved };
+    }, motion.duration);
+    assert.ok(timing.moved > 1e-3, `the skinned vertices did not move: ${JSON.stringify(timing)}`);
+    fs.writeFileSync(path.join(artifacts, 'dense-playback.json'), JSON.stringify(timing, null, 2));
+    console.log(`dense playback in the page: ${JSON.stringify(timing)}`);
+    await page.evaluate(() => window.rigkit.restPose());
+    assert.deepEqual(errors, []);
+  });
+
   test('no request leaves the page origin', () => {
     assertSameOrigin(app.requests, server.url);
     assert.ok(app.requests.some((u) => u.endsWith('.wasm')), 'the wasm module was requested from the origin');
