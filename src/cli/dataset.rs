@@ -152,25 +152,7 @@ pub fn stats(args: &[String]) -> Result<(), String> {
 
 /// Every GLB under `data/folder`, loaded and counted in its split.
 fn real_files(data: &Path, folder: &str, stats: &mut SourceStats) -> Result<(), String> {
-    let root = data.join(folder);
-    let mut files = Vec::new();
-    let mut pending = vec![root.clone()];
-    while let Some(dir) = pending.pop() {
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| format!("cannot list '{}': {e}", dir.display()))?;
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("glb"))
-            {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = rigkit::dataset::glb_files(&data.join(folder))?;
     for path in files {
         let relative = path
             .strip_prefix(data)

@@ -20,3 +20,29 @@ pub const SOURCES: [(&str, &str); 5] = [
     ("anny", ""),
     ("procedural", ""),
 ];
+
+/// Every `.glb` file under `root`, sorted.
+///
+/// # Errors
+/// A message naming a folder that cannot be listed.
+pub fn glb_files(root: &std::path::Path) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| format!("cannot list '{}': {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("glb"))
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}

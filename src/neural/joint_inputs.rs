@@ -40,21 +40,7 @@ impl JointInputs {
             return Err(NeuralError::NoJoints);
         }
         let unit = shape.unit_box;
-        let mut depth = vec![0usize; skeleton.joints.len()];
-        let mut children = vec![0usize; skeleton.joints.len()];
-        for (i, joint) in skeleton.joints.iter().enumerate() {
-            let mut at = joint.parent;
-            while let Some(p) = at {
-                depth[i] += 1;
-                at = skeleton.joint(p).and_then(|j| j.parent);
-                if depth[i] > skeleton.joints.len() {
-                    break;
-                }
-            }
-        }
-        for bone in skeleton.bones() {
-            children[bone.parent.index()] += 1;
-        }
+        let (depth, children) = (skeleton.depths(), skeleton.child_counts());
         let deepest = depth.iter().copied().max().unwrap_or(0).max(1) as f32;
         let joints: Vec<Vec3> = skeleton
             .joints

@@ -228,25 +228,8 @@ fn bone_tokens(
     segments: &[(JointId, Vec3, Vec3)],
     unit: &crate::mesh::UnitBox,
 ) -> Vec<f32> {
-    let depth: Vec<usize> = (0..skeleton.joints.len())
-        .map(|i| {
-            let mut d = 0;
-            let mut at = skeleton.joints[i].parent;
-            while let Some(p) = at {
-                d += 1;
-                at = skeleton.joint(p).and_then(|j| j.parent);
-                if d > skeleton.joints.len() {
-                    break;
-                }
-            }
-            d
-        })
-        .collect();
+    let (depth, children) = (skeleton.depths(), skeleton.child_counts());
     let deepest = depth.iter().copied().max().unwrap_or(0).max(1) as f32;
-    let mut children = vec![0usize; skeleton.joints.len()];
-    for bone in skeleton.bones() {
-        children[bone.parent.index()] += 1;
-    }
     let mut tokens = Vec::with_capacity(skeleton.joints.len() * BONE_FEATURES);
     for (i, joint) in skeleton.joints.iter().enumerate() {
         let head = unit.apply(joint.position());

@@ -55,6 +55,28 @@ impl Skeleton {
     }
 
     /// Joint positions as a flat `x, y, z, …` array.
+    /// Each joint's number of ancestors (0 for roots); parents come first, so one pass does.
+    pub fn depths(&self) -> Vec<usize> {
+        let mut depth: Vec<usize> = Vec::with_capacity(self.joints.len());
+        for joint in &self.joints {
+            let d = joint
+                .parent
+                .and_then(|p| depth.get(p.index()))
+                .map_or(0, |d| d + 1);
+            depth.push(d);
+        }
+        depth
+    }
+
+    /// Each joint's number of children.
+    pub fn child_counts(&self) -> Vec<usize> {
+        let mut children = vec![0usize; self.joints.len()];
+        for bone in self.bones() {
+            children[bone.parent.index()] += 1;
+        }
+        children
+    }
+
     pub fn flat_positions(&self) -> Vec<f32> {
         self.joints
             .iter()

@@ -3,18 +3,25 @@
 //! MakeHuman bodies from their seed ranges, and for training an augmented copy of each (pose,
 //! proportions, remeshing, pruned skeletons). `eval/` is never read here.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::Character;
 use crate::Limits;
-use crate::dataset::Split;
 use crate::dataset::anny::{Anny, default_path};
 use crate::dataset::augment::{Augmentations, augment};
 use crate::dataset::creature::generate;
 use crate::dataset::split::{
     ANNY_TRAIN, ANNY_VALIDATION, PROCEDURAL_TRAIN, PROCEDURAL_VALIDATION, split_of_path,
 };
+use crate::dataset::{Split, glb_files};
 use crate::random::Rng;
+
+/// The generated characters scored with the real validation characters.
+pub const VALIDATION_PLAN: CorpusPlan = CorpusPlan {
+    procedural: 6,
+    anny: 2,
+    augmented: 0,
+};
 
 /// How many generated characters to add to the real ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,28 +101,6 @@ pub fn corpus(
     Ok(out)
 }
 
-fn glb_files(root: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| format!("cannot list '{}': {e}", dir.display()))?;
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("glb"))
-            {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
 /// Runs `f` over `items` on all cores, keeping order; `None` results are dropped.
 pub fn parallel_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Option<U> + Sync) -> Vec<U> {
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
@@ -130,4 +115,28 @@ pub fn parallel_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> Option<U> +
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     })
+}
+
+/// The training examples (from `plan`) and validation examples ([`VALIDATION_PLAN`]) that
+/// `make` builds from each character, on all cores.
+///
+/// # Errors
+/// A message when the data cannot be listed or no training example could be made.
+pub fn examples<T: Send>(
+    data: &Path,
+    plan: &CorpusPlan,
+    make: impl Fn(&str, &Character) -> Option<T> + Sync,
+) -> Result<(Vec<T>, Vec<T>), String> {
+    let made = |split, plan| -> Result<Vec<T>, String> {
+        let characters = corpus(data, split, plan)?;
+        Ok(parallel_map(&characters, |(name, c)| make(name, c)))
+    };
+    let train = made(Split::Train, plan)?;
+    if train.is_empty() {
+        return Err(format!(
+            "no rigged training characters under '{}'",
+            data.display()
+        ));
+    }
+    Ok((train, made(Split::Validation, &VALIDATION_PLAN)?))
 }

@@ -6,11 +6,10 @@ use std::path::Path;
 
 use burn::tensor::{Device, Tensor, TensorData};
 
-use super::corpus::{CorpusPlan, corpus, parallel_map};
+use super::corpus::{CorpusPlan, examples};
 use super::run::{LogEntry, TrainOptions, train};
 use crate::Character;
 use crate::compute::cpu_device;
-use crate::dataset::Split;
 use crate::eval::skeleton_metrics;
 use crate::mesh::Aabb;
 use crate::neural::{JointInputs, JointNet, JointTensors, MAX_JOINT_MOVE, moved_skeleton};
@@ -66,17 +65,6 @@ pub fn joint_example(name: &str, character: &Character) -> Option<JointExample> 
     })
 }
 
-pub fn joint_examples(
-    data: &Path,
-    split: Split,
-    plan: &CorpusPlan,
-) -> Result<Vec<JointExample>, String> {
-    let characters = corpus(data, split, plan)?;
-    Ok(parallel_map(&characters, |(name, c)| {
-        joint_example(name, c)
-    }))
-}
-
 /// Mean CD-J2J (×10⁻² of the longest side) of the refined skeletons over `examples`.
 pub fn joint_cd(model: &JointNet, examples: &[JointExample], device: &Device) -> f32 {
     let mut total = 0.0;
@@ -101,22 +89,7 @@ pub fn train_joints(
     options: &TrainOptions,
 ) -> Result<(JointNet, Vec<LogEntry>), String> {
     let started = std::time::Instant::now();
-    let examples = joint_examples(data, Split::Train, plan)?;
-    let validation = joint_examples(
-        data,
-        Split::Validation,
-        &CorpusPlan {
-            procedural: 6,
-            anny: 2,
-            augmented: 0,
-        },
-    )?;
-    if examples.is_empty() {
-        return Err(format!(
-            "no rigged training characters under '{}'",
-            data.display()
-        ));
-    }
+    let (examples, validation) = examples(data, plan, joint_example)?;
     let before: f32 = validation
         .iter()
         .map(|e| skeleton_metrics(&e.proposed, &e.truth, &e.bounds).cd_j2j)

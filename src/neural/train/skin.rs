@@ -7,10 +7,9 @@ use std::path::Path;
 
 use burn::tensor::{Device, Tensor, TensorData};
 
-use super::corpus::{CorpusPlan, corpus, parallel_map};
+use super::corpus::{CorpusPlan, examples};
 use super::run::{LogEntry, TrainOptions, train};
 use crate::compute::cpu_device;
-use crate::dataset::Split;
 use crate::eval::skin_metrics;
 use crate::neural::{CANDIDATES, SkinInputs, SkinNet, SkinTensors, skin_inputs, skin_weights_from};
 use crate::rig::{Skeleton, SkinWeights};
@@ -40,7 +39,8 @@ pub struct SkinExample {
     pub truth: SkinWeights,
 }
 
-/// The example of one rigged character; `None` when it cannot be skinned.
+/// The example of one rigged character; `None` when it cannot be skinned or no vertex's
+/// artist weights fall on its candidate bones.
 pub fn skin_example(name: &str, character: &Character) -> Option<SkinExample> {
     let (skeleton, truth) = (character.skeleton.as_ref()?, character.skin.as_ref()?);
     let inputs = skin_inputs(&character.mesh, skeleton).ok()?;
@@ -65,6 +65,9 @@ pub fn skin_example(name: &str, character: &Character) -> Option<SkinExample> {
             covered.push(v);
         }
     }
+    if covered.is_empty() {
+        return None;
+    }
     Some(SkinExample {
         name: name.to_owned(),
         inputs,
@@ -74,16 +77,6 @@ pub fn skin_example(name: &str, character: &Character) -> Option<SkinExample> {
         skeleton: skeleton.clone(),
         truth: truth.clone(),
     })
-}
-
-/// Examples of a split, made on all cores.
-pub fn skin_examples(
-    data: &Path,
-    split: Split,
-    plan: &CorpusPlan,
-) -> Result<Vec<SkinExample>, String> {
-    let characters = corpus(data, split, plan)?;
-    Ok(parallel_map(&characters, |(name, c)| skin_example(name, c)))
 }
 
 /// Mean L1 weight error (Σ|Δw| per vertex) of `model` over `examples`.
@@ -122,26 +115,7 @@ pub fn train_skin(
     options: &TrainOptions,
 ) -> Result<(SkinNet, Vec<LogEntry>), String> {
     let started = std::time::Instant::now();
-    let examples = skin_examples(data, Split::Train, plan)?;
-    let validation = skin_examples(
-        data,
-        Split::Validation,
-        &CorpusPlan {
-            procedural: 6,
-            anny: 2,
-            augmented: 0,
-        },
-    )?;
-    let examples: Vec<SkinExample> = examples
-        .into_iter()
-        .filter(|e| !e.covered.is_empty())
-        .collect();
-    if examples.is_empty() {
-        return Err(format!(
-            "no rigged training characters under '{}'",
-            data.display()
-        ));
-    }
+    let (examples, validation) = examples(data, plan, skin_example)?;
     eprintln!(
         "{} training and {} validation characters prepared in {:.0} s; geometric validation L1 {:.3}",
         examples.len(),
