@@ -125,12 +125,14 @@ pub fn rig_character(
     let body = Body::of(&character.mesh, &options)?;
     progress(Stage::Skeleton);
     let mut skeleton = skeleton_in(&character.mesh, &body, source, &options)?;
+    // The models are loaded once per rig, by the first stage that needs them.
+    let mut networks = None;
     if methods.skeleton == Method::Neural && refines(source) {
-        skeleton = neural::refine_skeleton(&character.mesh, &skeleton)?;
+        skeleton = neural::refine_skeleton(&mut networks, &character.mesh, &skeleton)?;
     }
     progress(Stage::Skin);
     let skin = if methods.skin == Method::Neural {
-        neural::skin(&character.mesh, &skeleton, max_influences)?
+        neural::skin(&mut networks, &character.mesh, &skeleton, max_influences)?
     } else {
         let options = SkinOptions {
             max_influences,
@@ -160,22 +162,35 @@ mod neural {
     use crate::neural::Networks;
     use crate::rig::{Skeleton, SkinWeights};
 
-    fn networks() -> Result<Networks, PipelineError> {
-        Networks::bundled(&cpu_device()).map_err(|e| PipelineError::Neural(e.to_string()))
+    /// The shipped models, loaded into `loaded` on first use.
+    fn networks(loaded: &mut Option<Networks>) -> Result<&Networks, PipelineError> {
+        if loaded.is_none() {
+            let networks = Networks::bundled(&cpu_device())
+                .map_err(|e| PipelineError::Neural(e.to_string()))?;
+            *loaded = Some(networks);
+        }
+        loaded
+            .as_ref()
+            .ok_or_else(|| PipelineError::Neural("the models did not load".into()))
     }
 
-    pub fn refine_skeleton(mesh: &Mesh, proposal: &Skeleton) -> Result<Skeleton, PipelineError> {
-        networks()?
+    pub fn refine_skeleton(
+        loaded: &mut Option<Networks>,
+        mesh: &Mesh,
+        proposal: &Skeleton,
+    ) -> Result<Skeleton, PipelineError> {
+        networks(loaded)?
             .refine_skeleton(mesh, proposal)
             .map_err(|e| PipelineError::Neural(e.to_string()))
     }
 
     pub fn skin(
+        loaded: &mut Option<Networks>,
         mesh: &Mesh,
         skeleton: &Skeleton,
         max_influences: usize,
     ) -> Result<SkinWeights, PipelineError> {
-        networks()?
+        networks(loaded)?
             .skin(mesh, skeleton, max_influences)
             .map_err(|e| PipelineError::Neural(e.to_string()))
     }
@@ -190,11 +205,23 @@ mod neural {
 
     const MISSING: &str = "this build has no neural models (the compute feature is off)";
 
-    pub fn refine_skeleton(_: &Mesh, _: &Skeleton) -> Result<Skeleton, PipelineError> {
+    /// Stands in for the models this build cannot have.
+    pub enum Networks {}
+
+    pub fn refine_skeleton(
+        _: &mut Option<Networks>,
+        _: &Mesh,
+        _: &Skeleton,
+    ) -> Result<Skeleton, PipelineError> {
         Err(PipelineError::Neural(MISSING.into()))
     }
 
-    pub fn skin(_: &Mesh, _: &Skeleton, _: usize) -> Result<SkinWeights, PipelineError> {
+    pub fn skin(
+        _: &mut Option<Networks>,
+        _: &Mesh,
+        _: &Skeleton,
+        _: usize,
+    ) -> Result<SkinWeights, PipelineError> {
         Err(PipelineError::Neural(MISSING.into()))
     }
 }

@@ -50,15 +50,25 @@ pub async fn rig_files(
     let parse = clock.lap();
     let (mut voxelise_ms, mut skeleton_ms) = (0.0, 0.0);
     let mut device = "";
-    if methods == Methods::all(Method::Geometric) {
-        rig_character(&mut character, &source, max_influences, methods, |stage| {
-            match stage {
-                Stage::Skeleton => voxelise_ms = clock.lap(),
-                Stage::Skin => skeleton_ms = clock.lap(),
-                Stage::Voxelise => {}
-            }
-            announce(stage.name());
-        })
+    let refine = methods.skeleton == Method::Neural && refines(&source);
+    let learned_skin = methods.skin == Method::Neural;
+    if !refine && !learned_skin {
+        // No network has anything to do (geometric, or a template the skeleton head leaves).
+        let geometric = Methods::all(Method::Geometric);
+        rig_character(
+            &mut character,
+            &source,
+            max_influences,
+            geometric,
+            |stage| {
+                match stage {
+                    Stage::Skeleton => voxelise_ms = clock.lap(),
+                    Stage::Skin => skeleton_ms = clock.lap(),
+                    Stage::Voxelise => {}
+                }
+                announce(stage.name());
+            },
+        )
         .map_err(|e| JsError::new(&e.to_string()))?;
     } else {
         // The same stages as `rig_character`, with the networks' results awaited.
@@ -71,13 +81,13 @@ pub async fn rig_files(
         announce(Stage::Skeleton.name());
         let mut skeleton = skeleton_in(mesh, &body, &source, &options)
             .map_err(|e| JsError::new(&e.to_string()))?;
-        if methods.skeleton == Method::Neural && refines(&source) {
+        if refine {
             skeleton = neural::refine_skeleton(&networks, mesh, &skeleton).await?;
             device = used;
         }
         skeleton_ms = clock.lap();
         announce(Stage::Skin.name());
-        let skin = if methods.skin == Method::Neural {
+        let skin = if learned_skin {
             device = used;
             neural::skin(&networks, mesh, &skeleton, max_influences).await?
         } else {
