@@ -182,3 +182,52 @@ fn rig_adapts_a_given_bvh_skeleton_keeping_its_names() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_neural_method_skins_and_quantize_refuses_a_bad_record() {
+    let dir = std::env::temp_dir().join(format!("rigkit-cli-neural-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fox = data("eval/Fox.glb");
+    let out = dir.join("fox-neural.glb");
+    let (ok, stdout, stderr) = rigkit(&[
+        "skin".as_ref(),
+        fox.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--method".as_ref(),
+        "neural".as_ref(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("1728 vertices skinned to 24 joints"),
+        "{stdout}"
+    );
+    let (ok, info, _) = rigkit(&["info".as_ref(), out.as_os_str()]);
+    assert!(ok && info.contains("joints:           24"), "{info}");
+    // An unknown method names the ones there are.
+    let (ok, _, err) = rigkit(&[
+        "rig".as_ref(),
+        fox.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--method".as_ref(),
+        "magic".as_ref(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("available: best, geometric, neural"), "{err}");
+    // A file that is not a record of the network.
+    let garbage = dir.join("garbage.bpk");
+    std::fs::write(&garbage, b"not a burnpack record").unwrap();
+    let (ok, _, err) = rigkit(&[
+        "quantize".as_ref(),
+        "skin".as_ref(),
+        garbage.as_os_str(),
+        dir.join("q.bpk").as_os_str(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("garbage.bpk") && !err.contains("panicked"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
