@@ -652,6 +652,7 @@ async function main() {
     restPose,
     get playback() { return { ...playback }; },
     posedPositions: () => app.posedPositions(),
+    bakePose: () => { app.bakePose(); redraw(); },
     // Editing (each edit re-skins and can be undone) and pose mode.
     ...edits,
     setMode: (mode) => { $('mode').value = mode; $('mode').dispatchEvent(new Event('change')); },

@@ -4,6 +4,7 @@
 mod body_plan;
 mod clip;
 mod joint_map;
+mod packed_influences;
 mod procedural;
 mod retarget;
 mod skinning;
@@ -12,7 +13,8 @@ mod transform;
 pub use body_plan::{BodyPlan, Chain};
 pub use clip::{Clip, rest_locals};
 pub use joint_map::joint_map;
+pub use packed_influences::{PACKED_INFLUENCES, PackedInfluences};
 pub use procedural::{Motion, MotionError, procedural_clip};
 pub use retarget::{RETARGET_FPS, RetargetError, RetargetOptions, SourceMotion, retarget};
-pub use skinning::{skin_positions, skinning_matrices};
+pub use skinning::{skin_normals, skin_positions, skinning_matrices};
 pub use transform::Transform;

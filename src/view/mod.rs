@@ -5,17 +5,22 @@
 mod heatmap;
 mod orbit_camera;
 mod skeleton_overlay;
+mod skinned_mesh;
 mod wireframe;
 
+use std::rc::Rc;
+
 use three_d::{
-    AmbientLight, Context, CpuMaterial, CpuMesh, CpuTexture, DirectionalLight, Gm, Indices, Mesh,
-    PhysicalMaterial, Positions, RenderTarget, Srgba, TextureData, vec3,
+    AmbientLight, Context, CpuMaterial, CpuMesh, CpuTexture, DirectionalLight, Gm,
+    PhysicalMaterial, RenderTarget, Srgba, TextureData, vec3,
 };
 
 pub use orbit_camera::OrbitCamera;
 use skeleton_overlay::SkeletonOverlay;
+use skinned_mesh::{SkinnedPart, SkinnedVertices, SurfaceData};
 
 use crate::Character;
+use crate::anim::PackedInfluences;
 use crate::rig::JointId;
 
 const BACKGROUND: [f32; 4] = [0.11, 0.12, 0.14, 1.0];
@@ -25,13 +30,16 @@ const SKIN_COLOR: Srgba = Srgba::new(186, 190, 198, 255);
 pub struct Viewer {
     context: Context,
     camera: OrbitCamera,
-    /// One drawable per mesh part, each with its part's material.
-    surface: Vec<Gm<Mesh, PhysicalMaterial>>,
-    /// Each drawable's triangle indices, vertex colours and texture coordinates, kept so that
-    /// a pose only re-uploads positions and normals.
-    geometry: Vec<Vec<u32>>,
-    colors: Option<Vec<Srgba>>,
-    uvs: Option<Vec<three_d::Vec2>>,
+    /// One drawable per mesh part, each with its part's material, all over one set of
+    /// vertices skinned on the GPU.
+    surface: Vec<Gm<SkinnedPart, PhysicalMaterial>>,
+    vertices: Option<Rc<SkinnedVertices>>,
+    /// The pose shown (each joint's skinning matrix); empty at bind. Kept so that repainting
+    /// the surface (a heatmap) keeps the pose.
+    skinning: Vec<glam::Mat4>,
+    /// The character's size (its bind pose's bounding-box diagonal), which bones and joints
+    /// are drawn in proportion to.
+    scale: f32,
     skeleton: Option<SkeletonOverlay>,
     /// The skeleton shows through the mesh (x-ray) or is hidden by it.
     xray: bool,
@@ -50,9 +58,9 @@ impl Viewer {
         Self {
             camera: OrbitCamera::default(),
             surface: Vec::new(),
-            geometry: Vec::new(),
-            colors: None,
-            uvs: None,
+            vertices: None,
+            skinning: Vec::new(),
+            scale: 1.0,
             skeleton: None,
             xray: true,
             wireframe: false,
@@ -67,6 +75,7 @@ impl Viewer {
 
     /// Replaces what is shown with `character` and frames it.
     pub fn show(&mut self, character: &Character) {
+        self.skinning.clear();
         self.build_surface(character, None);
         let bounds = character.mesh.bounds();
         self.skeleton = character
@@ -79,6 +88,7 @@ impl Viewer {
     /// Shows `character` again after an edit, in heatmap colours of `weights_of` if given;
     /// the camera stays where it is.
     pub fn refresh(&mut self, character: &Character, weights_of: Option<JointId>) {
+        self.skinning.clear();
         self.build_surface(character, weights_of);
         self.show_skeleton(character.skeleton.as_ref(), &character.mesh.bounds());
     }
@@ -108,13 +118,47 @@ impl Viewer {
         self.build_surface(character, joint);
     }
 
-    /// One drawable per part: in its material, or in heatmap colours of `weights_of`.
+    /// Shows the character with vertices and normals already skinned on the CPU (`baked`, one
+    /// per vertex), in heatmap colours of `weights_of` if given: the reference the GPU skinning
+    /// is checked against.
+    pub fn show_baked(
+        &mut self,
+        character: &Character,
+        baked: (&[glam::Vec3], &[glam::Vec3]),
+        weights_of: Option<JointId>,
+    ) {
+        self.skinning.clear();
+        self.build_surface_from(character, weights_of, Some(baked));
+        self.build_edges(baked.0, &character.mesh.triangles);
+    }
+
+    /// One drawable per part: in its material, or in heatmap colours of `weights_of`; posed
+    /// as last shown.
     fn build_surface(&mut self, character: &Character, weights_of: Option<JointId>) {
+        self.build_surface_from(character, weights_of, None);
+    }
+
+    /// [`Self::build_surface`] from `baked` vertices and normals (not skinned again) if given.
+    fn build_surface_from(
+        &mut self,
+        character: &Character,
+        weights_of: Option<JointId>,
+        baked: Option<(&[glam::Vec3], &[glam::Vec3])>,
+    ) {
         let mesh = &character.mesh;
-        let positions: Vec<_> = mesh.positions.iter().map(|p| vec3(p.x, p.y, p.z)).collect();
-        let normals: Vec<_> = mesh.normals.iter().map(|n| vec3(n.x, n.y, n.z)).collect();
-        let uvs: Option<Vec<_>> = (mesh.uvs.len() == mesh.positions.len())
-            .then(|| mesh.uvs.iter().map(|t| three_d::vec2(t.x, t.y)).collect());
+        self.scale = mesh.bounds().diagonal();
+        let joint_count = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
+        let skin = character.skin.as_ref().filter(|_| baked.is_none());
+        let influences = PackedInfluences::new(skin, mesh.vertex_count(), joint_count);
+        let positions = baked.map_or(&mesh.positions[..], |b| b.0);
+        let computed;
+        let normals = match baked.map_or(&mesh.normals[..], |b| b.1) {
+            n if n.len() == positions.len() => n,
+            _ => {
+                computed = crate::mesh::vertex_normals(positions, &mesh.triangles);
+                &computed[..]
+            }
+        };
         let heat = weights_of.and_then(|joint| {
             let skin = character.skin.as_ref()?;
             Some(heatmap::joint_weight_colors(
@@ -123,12 +167,24 @@ impl Viewer {
                 mesh.vertex_count(),
             ))
         });
+        let uvs = (mesh.uvs.len() == mesh.positions.len()).then_some(mesh.uvs.as_slice());
         let textures: Vec<Option<CpuTexture>> = match (&uvs, &heat) {
             (Some(_), None) => character.images.iter().map(decode_texture).collect(),
             _ => Vec::new(),
         };
+        let vertices = Rc::new(SkinnedVertices::new(
+            &self.context,
+            &SurfaceData {
+                positions,
+                normals,
+                uvs,
+                colors: heat.as_deref(),
+                influences: &influences,
+                joint_count,
+            },
+        ));
+        vertices.set_skinning(&self.skinning);
         self.surface.clear();
-        self.geometry.clear();
         for part in mesh.parts_or_whole() {
             let Some(triangles) = mesh
                 .triangles
@@ -137,14 +193,6 @@ impl Viewer {
                 continue;
             };
             let indices: Vec<u32> = triangles.iter().flatten().copied().collect();
-            let cpu_mesh = CpuMesh {
-                positions: Positions::F32(positions.clone()),
-                indices: Indices::U32(indices.clone()),
-                normals: Some(normals.clone()),
-                uvs: uvs.clone(),
-                colors: heat.clone(),
-                ..Default::default()
-            };
             let material = if heat.is_some() {
                 // White and matte, so the vertex colours show as they are.
                 CpuMaterial {
@@ -158,13 +206,13 @@ impl Viewer {
                 cpu_material(source, &textures)
             };
             let material = PhysicalMaterial::new_opaque(&self.context, &material);
-            self.surface
-                .push(Gm::new(Mesh::new(&self.context, &cpu_mesh), material));
-            self.geometry.push(indices);
+            self.surface.push(Gm::new(
+                SkinnedPart::new(Rc::clone(&vertices), &indices),
+                material,
+            ));
         }
-        self.colors = heat;
-        self.uvs = uvs;
-        self.build_edges(&mesh.positions, &mesh.triangles);
+        self.vertices = Some(vertices);
+        self.build_edges(positions, &mesh.triangles);
     }
 
     fn build_edges(&mut self, positions: &[glam::Vec3], triangles: &[[u32; 3]]) {
@@ -193,39 +241,36 @@ impl Viewer {
         self.show_skeleton(skeleton, bounds);
     }
 
-    /// Shows the character posed: `positions` are its skinned vertices and `skeleton` its
-    /// joints in the pose. Materials, heatmap and camera stay; only geometry is re-uploaded.
+    /// Shows the character posed: `skinning` holds each joint's skinning matrix (posed world
+    /// times inverse bind) and `skeleton` its joints in the pose. Only the matrices go to the
+    /// GPU, which skins the surface; materials, heatmap and camera stay. `positions` (the
+    /// skinned vertices) are only read for the wireframe.
     pub fn pose(
         &mut self,
         character: &Character,
-        positions: &[glam::Vec3],
+        skinning: &[glam::Mat4],
         skeleton: &crate::rig::Skeleton,
+        positions: impl FnOnce() -> Vec<glam::Vec3>,
     ) {
-        let positions_world = positions;
-        let normals = crate::mesh::vertex_normals(positions, &character.mesh.triangles);
-        let positions: Vec<_> = positions.iter().map(|p| vec3(p.x, p.y, p.z)).collect();
-        let normals: Vec<_> = normals.iter().map(|n| vec3(n.x, n.y, n.z)).collect();
-        for (gm, indices) in self.surface.iter_mut().zip(&self.geometry) {
-            let cpu_mesh = CpuMesh {
-                positions: Positions::F32(positions.clone()),
-                indices: Indices::U32(indices.clone()),
-                normals: Some(normals.clone()),
-                uvs: self.uvs.clone(),
-                colors: self.colors.clone(),
-                ..Default::default()
-            };
-            gm.geometry = Mesh::new(&self.context, &cpu_mesh);
+        self.skinning = skinning.to_vec();
+        if let Some(vertices) = &self.vertices {
+            vertices.set_skinning(skinning);
         }
         if self.wireframe {
-            self.build_edges(positions_world, &character.mesh.triangles);
+            self.build_edges(&positions(), &character.mesh.triangles);
         }
-        let size = character.mesh.bounds().diagonal();
-        self.skeleton = Some(SkeletonOverlay::new(
-            &self.context,
-            skeleton,
-            size,
-            self.xray,
-        ));
+        let moved = self
+            .skeleton
+            .as_mut()
+            .is_some_and(|overlay| overlay.set_pose(skeleton, self.scale));
+        if !moved {
+            self.skeleton = Some(SkeletonOverlay::new(
+                &self.context,
+                skeleton,
+                self.scale,
+                self.xray,
+            ));
+        }
     }
 
     /// Draws one frame into the default framebuffer of `width` × `height` pixels.

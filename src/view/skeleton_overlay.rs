@@ -19,27 +19,6 @@ pub struct SkeletonOverlay {
 impl SkeletonOverlay {
     /// `scale` is the model's size (bounding-box diagonal); bone and joint radii follow it.
     pub fn new(context: &Context, skeleton: &Skeleton, scale: f32, xray: bool) -> Self {
-        let to_vec3 = |p: glam::Vec3| vec3(p.x, p.y, p.z);
-        let joint_radius = scale * 0.008;
-        let bone_radius = scale * 0.003;
-        let joints = Instances {
-            transformations: skeleton
-                .joints
-                .iter()
-                .map(|j| {
-                    Mat4::from_translation(to_vec3(j.position())) * Mat4::from_scale(joint_radius)
-                })
-                .collect(),
-            ..Default::default()
-        };
-        let bones: Vec<Mat4> = skeleton
-            .bones()
-            .filter_map(|b| {
-                let from = to_vec3(skeleton.joint(b.parent)?.position());
-                let to = to_vec3(skeleton.joint(b.child)?.position());
-                octahedron_between(from, to, bone_radius)
-            })
-            .collect();
         let material = |color| ColorMaterial {
             color,
             render_states: RenderStates {
@@ -52,29 +31,76 @@ impl SkeletonOverlay {
             },
             ..Default::default()
         };
+        let bones = bone_instances(skeleton, scale);
         Self {
-            bones: (!bones.is_empty()).then(|| {
+            bones: (!bones.transformations.is_empty()).then(|| {
                 Gm::new(
-                    InstancedMesh::new(
-                        context,
-                        &Instances {
-                            transformations: bones,
-                            ..Default::default()
-                        },
-                        &octahedron(),
-                    ),
+                    InstancedMesh::new(context, &bones, &octahedron()),
                     material(BONE_COLOR),
                 )
             }),
             joints: Gm::new(
-                InstancedMesh::new(context, &joints, &CpuMesh::sphere(8)),
+                InstancedMesh::new(
+                    context,
+                    &joint_instances(skeleton, scale),
+                    &CpuMesh::sphere(8),
+                ),
                 material(JOINT_COLOR),
             ),
         }
     }
 
+    /// Moves the drawn joints and bones to `skeleton`'s (the same skeleton, posed): only the
+    /// instance transforms are uploaded again. `false` when the overlay cannot show it (its
+    /// bones appeared from nothing) and must be rebuilt.
+    pub fn set_pose(&mut self, skeleton: &Skeleton, scale: f32) -> bool {
+        let bones = bone_instances(skeleton, scale);
+        match &mut self.bones {
+            Some(gm) => gm.geometry.set_instances(&bones),
+            None if bones.transformations.is_empty() => {}
+            None => return false,
+        }
+        self.joints
+            .geometry
+            .set_instances(&joint_instances(skeleton, scale));
+        true
+    }
+
     pub fn objects(&self) -> impl Iterator<Item = &Gm<InstancedMesh, ColorMaterial>> {
         self.bones.iter().chain(std::iter::once(&self.joints))
+    }
+}
+
+/// A sphere per joint, sized to the model.
+fn joint_instances(skeleton: &Skeleton, scale: f32) -> Instances {
+    let radius = scale * 0.008;
+    Instances {
+        transformations: skeleton
+            .joints
+            .iter()
+            .map(|j| {
+                let p = j.position();
+                Mat4::from_translation(vec3(p.x, p.y, p.z)) * Mat4::from_scale(radius)
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// An octahedron per bone of non-zero length.
+fn bone_instances(skeleton: &Skeleton, scale: f32) -> Instances {
+    let to_vec3 = |p: glam::Vec3| vec3(p.x, p.y, p.z);
+    let radius = scale * 0.003;
+    Instances {
+        transformations: skeleton
+            .bones()
+            .filter_map(|b| {
+                let from = to_vec3(skeleton.joint(b.parent)?.position());
+                let to = to_vec3(skeleton.joint(b.child)?.position());
+                octahedron_between(from, to, radius)
+            })
+            .collect(),
+        ..Default::default()
     }
 }
 

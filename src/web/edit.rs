@@ -353,13 +353,13 @@ impl App {
         world
     }
 
-    fn show_pose(&mut self, skeleton: &Skeleton) {
+    pub(super) fn show_pose(&mut self, skeleton: &Skeleton) {
         let world = self.posed_world(skeleton);
         self.show_posed(skeleton, &world);
     }
 
     /// Shows the character with its joints at `world` (one matrix per joint of `skeleton`):
-    /// the mesh skinned, the skeleton posed; remembers the skinned vertices for scripts.
+    /// the skeleton posed, the mesh skinned on the GPU.
     pub(super) fn show_posed(&mut self, skeleton: &Skeleton, world: &[Mat4]) {
         let Some(c) = &self.character else {
             return;
@@ -367,8 +367,7 @@ impl App {
         let Some(skin) = &c.skin else {
             return;
         };
-        let positions =
-            skin_positions(&c.mesh.positions, skin, &skinning_matrices(skeleton, world));
+        let skinning = skinning_matrices(skeleton, world);
         let posed = Skeleton {
             joints: skeleton
                 .joints
@@ -380,8 +379,17 @@ impl App {
                 })
                 .collect(),
         };
-        self.viewer.pose(c, &positions, &posed);
-        self.posed = positions.iter().flat_map(|p| p.to_array()).collect();
+        self.viewer.pose(c, &skinning, &posed, || {
+            skin_positions(&c.mesh.positions, skin, &skinning)
+        });
+        self.posed = skinning;
+    }
+
+    /// The vertices as posed now, skinned on the CPU; `None` at rest.
+    pub(super) fn posed_vertices(&self) -> Option<Vec<Vec3>> {
+        let c = self.character.as_ref()?;
+        let skin = c.skin.as_ref()?;
+        (!self.posed.is_empty()).then(|| skin_positions(&c.mesh.positions, skin, &self.posed))
     }
 
     fn stop_motion(&mut self) {

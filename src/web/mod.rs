@@ -53,8 +53,8 @@ pub struct App {
     /// The clip being played (an index into the character's animations) and where in it.
     playing: Option<usize>,
     time: f32,
-    /// The skinned vertices of the last pose shown, for scripts and tests.
-    posed: Vec<f32>,
+    /// Each joint's skinning matrix in the pose shown; empty at rest.
+    posed: Vec<glam::Mat4>,
     /// Undo/redo of joint edits, and the joint being dragged with where it started.
     editor: crate::edit::RigEditor,
     dragging: Option<(crate::rig::JointId, glam::Vec3)>,
@@ -195,6 +195,10 @@ impl App {
         }
         if self.playing.is_some() {
             self.pose(self.time);
+        } else if !self.pose_turns.is_empty()
+            && let Ok(skeleton) = self.skeleton()
+        {
+            self.show_pose(&skeleton);
         }
     }
 
@@ -216,17 +220,10 @@ impl App {
     #[wasm_bindgen(js_name = setWireframe)]
     pub fn set_wireframe(&mut self, on: bool) {
         if let Some(c) = &self.character {
-            let posed: Vec<glam::Vec3> = self
-                .posed
-                .chunks_exact(3)
-                .map(|p| glam::Vec3::new(p[0], p[1], p[2]))
-                .collect();
-            let positions = if posed.len() == c.mesh.vertex_count() {
-                &posed
-            } else {
-                &c.mesh.positions
-            };
-            self.viewer.set_wireframe(on, positions, &c.mesh.triangles);
+            let positions = self
+                .posed_vertices()
+                .unwrap_or_else(|| c.mesh.positions.clone());
+            self.viewer.set_wireframe(on, &positions, &c.mesh.triangles);
         }
     }
 

@@ -6,7 +6,10 @@ use wasm_bindgen::prelude::*;
 
 use super::App;
 use crate::Limits;
-use crate::anim::{Clip, Motion, RetargetOptions, SourceMotion, procedural_clip, retarget};
+use crate::anim::{
+    Clip, Motion, RetargetOptions, SourceMotion, procedural_clip, retarget, skin_normals,
+    skin_positions,
+};
 use crate::io::bvh::Bvh;
 use crate::rig::Skeleton;
 
@@ -143,15 +146,40 @@ impl App {
         }
     }
 
-    /// The vertices as last posed, flat `x, y, z, …`; empty at rest.
+    /// The vertices as last posed, flat `x, y, z, …`; empty at rest. Skinned on the CPU
+    /// with the same matrices the viewport's shader uses.
     #[wasm_bindgen(js_name = posedPositions)]
     pub fn posed_positions(&self) -> Vec<f32> {
-        self.posed.clone()
+        self.posed_vertices()
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|p| p.to_array())
+            .collect()
+    }
+
+    /// Shows the current pose skinned on the CPU (vertices and normals) instead of by the
+    /// viewport's shader — the reference the GPU skinning is tested against. The next pose
+    /// goes back to the GPU.
+    #[wasm_bindgen(js_name = bakePose)]
+    pub fn bake_pose(&mut self) -> Result<(), JsError> {
+        let c = self
+            .character
+            .as_ref()
+            .ok_or_else(|| JsError::new("no character is loaded"))?;
+        let skin = c
+            .skin
+            .as_ref()
+            .filter(|_| !self.posed.is_empty())
+            .ok_or_else(|| JsError::new("nothing is posed"))?;
+        let positions = skin_positions(&c.mesh.positions, skin, &self.posed);
+        let normals = skin_normals(&c.mesh.normals, skin, &self.posed);
+        self.viewer.show_baked(c, (&positions, &normals), self.heat);
+        Ok(())
     }
 }
 
 impl App {
-    fn skeleton(&self) -> Result<Skeleton, JsError> {
+    pub(super) fn skeleton(&self) -> Result<Skeleton, JsError> {
         self.character
             .as_ref()
             .and_then(|c| c.skeleton.clone())

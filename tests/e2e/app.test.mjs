@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import validator from 'gltf-validator';
 
 import { serve } from './server.mjs';
-import { dropFiles, launch, openApp, viewportPixels } from './browser.mjs';
+import { dropFiles, keepViewport, launch, openApp, viewportDifference, viewportPixels } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -330,51 +330,81 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('a 61,500-vertex character plays a motion with live skinning (frame times recorded)', async () => {
+  test('a 61,500-vertex character plays a motion, skinned on the GPU as on the CPU (frame times recorded)', async () => {
     const { page, errors } = app;
-    // The eval frog with every triangle split in four twice (weights blended).
-    const dense = path.join(artifacts, 'frog-dense.glb');
-    execFileSync(bin, ['convert', path.join(data, 'eval/quaternius-easy_enemies_pack/Frog.glb'), dense,
-      '--subdivide', '2']);
-    await dropFiles(page, [{ name: 'frog-dense.glb', bytes: fs.readFileSync(dense) }]);
-    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'frog-dense.glb');
-    assert.ok((await page.evaluate(() => window.rigkit.current.vertices)) >= 50000);
-    const motion = await page.evaluate(() => {
-      const names = window.rigkit.motions().map((m) => m.name);
-      return window.rigkit.animate(names.includes('walk') ? 'walk' : 'wave');
-    });
-    const timing = await page.evaluate(async (duration) => {
-      // Posing alone (kinematics, skinning, normals, upload), then whole frames while playing.
-      window.rigkit.pause();
-      const seeks = [];
-      let first = null;
-      let last = null;
-      for (let i = 0; i < 15; i++) {
-        const t0 = performance.now();
-        window.rigkit.seek((duration * i) / 15);
-        seeks.push(performance.now() - t0);
-        const p = window.rigkit.posedPositions();
-        if (i === 0) first = p.slice(0, 3000);
-        last = p.slice(0, 3000);
-      }
-      let moved = 0;
-      for (let i = 0; i < first.length; i++) moved = Math.max(moved, Math.abs(first[i] - last[i]));
-      window.rigkit.play(window.rigkit.playback.index);
-      const frames = await new Promise((resolve) => {
-        const out = [];
-        let prev = performance.now();
-        const step = (now) => {
-          out.push(now - prev);
-          prev = now;
-          if (out.length < 30) requestAnimationFrame(step); else resolve(out);
-        };
-        requestAnimationFrame(step);
+    // Drops `name`, plays a generated motion on it, and times posing alone (kinematics,
+    // skinning matrices, upload), then whole frames while playing.
+    const playTiming = async (name, bytes) => {
+      await dropFiles(page, [{ name, bytes }]);
+      await page.waitForFunction((n) => window.rigkit.current && window.rigkit.current.name === n, name);
+      const motion = await page.evaluate(() => {
+        const names = window.rigkit.motions().map((m) => m.name);
+        return window.rigkit.animate(names.includes('walk') ? 'walk' : 'wave');
       });
-      window.rigkit.pause();
-      const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-      return { vertices: window.rigkit.current.vertices, poseMs: median(seeks), frameMs: median(frames.slice(1)), moved };
-    }, motion.duration);
+      return page.evaluate(async (motion) => {
+        window.rigkit.pause();
+        const seeks = [];
+        let first = null;
+        let last = null;
+        for (let i = 0; i < 15; i++) {
+          const t0 = performance.now();
+          window.rigkit.seek((motion.duration * i) / 15);
+          seeks.push(performance.now() - t0);
+          const p = window.rigkit.posedPositions();
+          if (i === 0) first = p.slice(0, 3000);
+          last = p.slice(0, 3000);
+        }
+        let moved = 0;
+        for (let i = 0; i < first.length; i++) moved = Math.max(moved, Math.abs(first[i] - last[i]));
+        window.rigkit.play(motion.index);
+        const frames = await new Promise((resolve) => {
+          const out = [];
+          let prev = performance.now();
+          const step = (now) => {
+            out.push(now - prev);
+            prev = now;
+            if (out.length < 30) requestAnimationFrame(step); else resolve(out);
+          };
+          requestAnimationFrame(step);
+        });
+        window.rigkit.pause();
+        const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+        return {
+          vertices: window.rigkit.current.vertices,
+          poseMs: median(seeks),
+          frameMs: median(frames.slice(1)),
+          moved,
+          clip: motion,
+        };
+      }, motion);
+    };
+    const frog = path.join(data, 'eval/quaternius-easy_enemies_pack/Frog.glb');
+    const small = await playTiming('Frog.glb', fs.readFileSync(frog));
+    // The same frog with every triangle split in four twice (weights blended).
+    const dense = path.join(artifacts, 'frog-dense.glb');
+    execFileSync(bin, ['convert', frog, dense, '--subdivide', '2']);
+    const timing = await playTiming('frog-dense.glb', fs.readFileSync(dense));
+    assert.ok(timing.vertices >= 50000, JSON.stringify(timing));
     assert.ok(timing.moved > 1e-3, `the skinned vertices did not move: ${JSON.stringify(timing)}`);
+    timing.small = small;
+    // The viewport's shader skins as the CPU reference does: the pose drawn by the GPU and the
+    // same pose skinned on the CPU look the same, and both differ from the rest pose.
+    await page.evaluate(() => window.rigkit.restPose());
+    await keepViewport(page, 'rest');
+    await page.evaluate((clip) => {
+      window.rigkit.play(clip.index);
+      window.rigkit.pause();
+      window.rigkit.seek(clip.duration * 0.4);
+    }, timing.clip);
+    await keepViewport(page, 'gpu');
+    await page.screenshot({ path: path.join(artifacts, 'frog-dense-gpu.png') });
+    await page.evaluate(() => window.rigkit.bakePose());
+    await keepViewport(page, 'cpu');
+    timing.gpuVsCpu = await viewportDifference(page, 'gpu', 'cpu');
+    timing.restVsPose = await viewportDifference(page, 'rest', 'cpu');
+    assert.ok(timing.restVsPose > 0.005, `the pose hardly shows: ${JSON.stringify(timing)}`);
+    assert.ok(timing.gpuVsCpu < 0.1 * timing.restVsPose,
+      `the GPU skinning differs from the CPU's: ${JSON.stringify(timing)}`);
     fs.writeFileSync(path.join(artifacts, 'dense-playback.json'), JSON.stringify(timing, null, 2));
     console.log(`dense playback in the page: ${JSON.stringify(timing)}`);
     await page.evaluate(() => window.rigkit.restPose());

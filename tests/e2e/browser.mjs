@@ -74,16 +74,9 @@ export const toBase64 = (bytes) => Buffer.from(bytes).toString('base64');
  * bone/joint colours, and a cheap hash to tell frames apart.
  */
 export async function viewportPixels(page) {
-  // Two animation frames so the latest change has been drawn.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await keepViewport(page, 'latest');
   return page.evaluate(() => {
-    const canvas = document.getElementById('viewport');
-    const off = document.createElement('canvas');
-    off.width = canvas.width;
-    off.height = canvas.height;
-    const ctx = off.getContext('2d', { willReadFrequently: true });
-    ctx.drawImage(canvas, 0, 0);
-    const { data } = ctx.getImageData(0, 0, off.width, off.height);
+    const { width, height, data } = window.__kept.latest;
     const colours = new Set();
     let skeleton = 0;
     let hash = 0;
@@ -94,6 +87,42 @@ export async function viewportPixels(page) {
       if (r > 240 && ((Math.abs(g - 153) < 14 && b < 70) || (g > 222 && Math.abs(b - 180) < 14))) skeleton++;
       hash = (hash * 31 + r + 7 * g + 13 * b) | 0;
     }
-    return { width: off.width, height: off.height, colours: colours.size, skeleton, hash };
+    return { width, height, colours: colours.size, skeleton, hash };
   });
+}
+
+/**
+ * Keeps the viewport's pixels in the page under `slot` (after the latest change is drawn),
+ * for `viewportDifference`.
+ */
+export async function keepViewport(page, slot) {
+  // Two animation frames so the latest change has been drawn.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.evaluate((slot) => {
+    const canvas = document.getElementById('viewport');
+    const off = document.createElement('canvas');
+    off.width = canvas.width;
+    off.height = canvas.height;
+    const ctx = off.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(canvas, 0, 0);
+    window.__kept = window.__kept || {};
+    window.__kept[slot] = ctx.getImageData(0, 0, off.width, off.height);
+  }, slot);
+}
+
+/**
+ * The share of pixels of two kept viewports that differ by more than `tolerance` (0–255) in
+ * some channel.
+ */
+export async function viewportDifference(page, a, b, tolerance = 24) {
+  return page.evaluate(([a, b, tolerance]) => {
+    const [x, y] = [window.__kept[a].data, window.__kept[b].data];
+    if (x.length !== y.length) return 1;
+    let differing = 0;
+    for (let i = 0; i < x.length; i += 4) {
+      if (Math.abs(x[i] - y[i]) > tolerance || Math.abs(x[i + 1] - y[i + 1]) > tolerance
+        || Math.abs(x[i + 2] - y[i + 2]) > tolerance) differing++;
+    }
+    return differing / (x.length / 4);
+  }, [a, b, tolerance]);
 }

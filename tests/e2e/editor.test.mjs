@@ -114,6 +114,18 @@ describe('editing the rig', () => {
     assert.equal(await page.evaluate(() => window.rigkit.gizmoJoint()), elbow, 'no rotation ring on the joint');
     const posed = await page.evaluate(() => window.rigkit.posedPositions().length);
     assert.ok(posed > 1000, 'no posed vertices');
+    // Turning the joint by script: each turn poses the skeleton and uploads the skinning
+    // matrices (the GPU skins); recorded, not asserted.
+    const turns = await page.evaluate((joint) => {
+      const ms = [];
+      for (let i = 0; i < 10; i++) {
+        const t0 = performance.now();
+        window.rigkit.rotateJoint(joint, 2, 0);
+        ms.push(performance.now() - t0);
+      }
+      return { vertices: window.rigkit.current.vertices, medianMs: ms.sort((a, b) => a - b)[5] };
+    }, elbow);
+    fs.writeFileSync(path.join(artifacts, 'pose-mode.json'), JSON.stringify(turns, null, 2));
     const after = await viewportPixels(page);
     assert.notEqual(before.hash, after.hash);
     await page.screenshot({ path: path.join(artifacts, 'pose-mode.png') });

@@ -1,0 +1,91 @@
+//! Skin weights in the fixed-width layout a GPU skins from: every vertex gets the same number
+//! of (joint, weight) slots, so that a vertex shader can read them as attributes.
+
+use crate::rig::{Influence, SkinWeights};
+
+/// Influence slots per vertex: the export's largest choice (glTF `JOINTS_0` + `JOINTS_1`).
+pub const PACKED_INFLUENCES: usize = 8;
+
+/// One row of [`PACKED_INFLUENCES`] slots per vertex.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackedInfluences {
+    /// Joint indices, as floats (exact below 2^24; joints are capped far lower).
+    pub joints: Vec<[f32; PACKED_INFLUENCES]>,
+    /// Weights summing to 1, strongest first; all 0 for a vertex that nothing moves.
+    pub weights: Vec<[f32; PACKED_INFLUENCES]>,
+}
+
+impl PackedInfluences {
+    /// `skin` for `vertex_count` vertices and a skeleton of `joint_count` joints: influences on
+    /// joints that do not exist are dropped (as [`super::skin_positions`] ignores them), a
+    /// vertex with more than [`PACKED_INFLUENCES`] keeps its strongest, and the kept weights are
+    /// renormalised. Without a skin every vertex stays where it is.
+    pub fn new(skin: Option<&SkinWeights>, vertex_count: usize, joint_count: usize) -> Self {
+        let mut joints = Vec::with_capacity(vertex_count);
+        let mut weights = Vec::with_capacity(vertex_count);
+        let mut kept: Vec<Influence> = Vec::with_capacity(PACKED_INFLUENCES);
+        for v in 0..vertex_count {
+            kept.clear();
+            if let Some(skin) = skin {
+                kept.extend(
+                    skin.influences(v)
+                        .iter()
+                        .filter(|i| i.joint.index() < joint_count && i.weight > 0.0),
+                );
+            }
+            kept.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+            kept.truncate(PACKED_INFLUENCES);
+            let total: f32 = kept.iter().map(|i| i.weight).sum();
+            let (mut row_joints, mut row_weights) =
+                ([0.0; PACKED_INFLUENCES], [0.0; PACKED_INFLUENCES]);
+            if total > 0.0 && total.is_finite() {
+                for (slot, i) in kept.iter().enumerate() {
+                    row_joints[slot] = i.joint.index() as f32;
+                    row_weights[slot] = i.weight / total;
+                }
+            }
+            joints.push(row_joints);
+            weights.push(row_weights);
+        }
+        Self { joints, weights }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::JointId;
+
+    fn influence(joint: u32, weight: f32) -> Influence {
+        Influence {
+            joint: JointId(joint),
+            weight,
+        }
+    }
+
+    #[test]
+    fn keeps_the_strongest_existing_joints_normalised() {
+        let mut skin = SkinWeights::new();
+        skin.push_vertex([influence(1, 1.0), influence(0, 3.0)]);
+        skin.push_vertex((0..10).map(|j| influence(j % 3, 1.0 + j as f32)));
+        skin.push_vertex([influence(7, 1.0)]);
+        let packed = PackedInfluences::new(Some(&skin), 4, 3);
+        assert_eq!(packed.joints[0][..2], [0.0, 1.0]);
+        assert_eq!(packed.weights[0][..3], [0.75, 0.25, 0.0]);
+        // Ten influences: the eight strongest (weights 10 down to 3) survive, summing to 1.
+        let kept: f32 = (3..=10).map(|w| w as f32).sum();
+        assert!((packed.weights[1][0] - 10.0 / kept).abs() < 1e-6);
+        assert!((packed.weights[1].iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        assert_eq!(packed.joints[1][0], 0.0); // joint 9 % 3
+        // A joint the skeleton lacks moves nothing; neither does a vertex past the skin.
+        assert_eq!(packed.weights[2], [0.0; PACKED_INFLUENCES]);
+        assert_eq!(packed.weights[3], [0.0; PACKED_INFLUENCES]);
+    }
+
+    #[test]
+    fn no_skin_means_no_motion() {
+        let packed = PackedInfluences::new(None, 2, 5);
+        assert!(packed.weights.iter().all(|w| w.iter().all(|&x| x == 0.0)));
+        assert_eq!(packed.joints.len(), 2);
+    }
+}
