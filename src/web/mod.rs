@@ -67,6 +67,18 @@ pub struct App {
 }
 
 impl App {
+    /// Shows the current pose again (the clip playing, or pose mode's turns) after the surface
+    /// or the skeleton overlay was rebuilt at bind.
+    fn repose(&mut self) {
+        if self.playing.is_some() {
+            self.pose(self.time);
+        } else if !self.pose_turns.is_empty()
+            && let Ok(skeleton) = self.skeleton()
+        {
+            self.show_pose(&skeleton);
+        }
+    }
+
     fn show(&mut self, character: Character) -> Result<JsValue, JsError> {
         let info = serde_wasm_bindgen::to_value(&character.info())?;
         self.viewer.show(&character);
@@ -193,13 +205,7 @@ impl App {
             self.viewer.show_weights(c, joint);
             self.heat = joint;
         }
-        if self.playing.is_some() {
-            self.pose(self.time);
-        } else if !self.pose_turns.is_empty()
-            && let Ok(skeleton) = self.skeleton()
-        {
-            self.show_pose(&skeleton);
-        }
+        self.repose();
     }
 
     /// The shown character as a rigged GLB, weights normalised to `max_influences` (4 or 8).
@@ -233,9 +239,7 @@ impl App {
         if let Some(c) = &self.character {
             self.viewer
                 .set_xray(on, c.skeleton.as_ref(), &c.mesh.bounds());
-            if self.playing.is_some() {
-                self.pose(self.time);
-            }
+            self.repose();
         }
     }
 

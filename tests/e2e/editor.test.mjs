@@ -128,6 +128,9 @@ describe('editing the rig', () => {
     fs.writeFileSync(path.join(artifacts, 'pose-mode.json'), JSON.stringify(turns, null, 2));
     const after = await viewportPixels(page);
     assert.notEqual(before.hash, after.hash);
+    // Toggling x-ray keeps the pose: the rebuilt skeleton overlay is posed again.
+    for (const checked of [false, true]) await page.setChecked('#xray', checked);
+    assert.equal((await viewportPixels(page)).hash, after.hash, 'x-ray toggling lost the pose');
     await page.screenshot({ path: path.join(artifacts, 'pose-mode.png') });
     await page.click('#reset-pose');
     assert.equal(await page.evaluate(() => window.rigkit.posedPositions().length), 0);
