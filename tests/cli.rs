@@ -215,6 +215,20 @@ fn the_neural_method_skins_and_quantize_refuses_a_bad_record() {
     ]);
     assert!(!ok);
     assert!(err.contains("available: best, geometric, neural"), "{err}");
+    // The blend of network and geometric weights is a share.
+    let (ok, _, err) = rigkit(&[
+        "eval".as_ref(),
+        dir.as_os_str(),
+        "--method".as_ref(),
+        "neural".as_ref(),
+        "--network-share".as_ref(),
+        "1.5".as_ref(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("--network-share takes a number from 0 to 1"),
+        "{err}"
+    );
     // A file that is not a record of the network.
     let garbage = dir.join("garbage.bpk");
     std::fs::write(&garbage, b"not a burnpack record").unwrap();

@@ -14,8 +14,8 @@ use rigkit::neural::train::quantize::quantize;
 use rigkit::neural::train::run::TrainOptions;
 use rigkit::neural::train::{CorpusPlan, skin::train_skin};
 use rigkit::neural::{
-    CANDIDATES, JointInputs, Networks, NeuralError, SkinNet, SkinTensors, model_from_bytes,
-    moved_skeleton, read, skin_inputs, skin_weights_from,
+    CANDIDATES, GEOMETRIC_WEIGHT, JointInputs, NETWORK_SHARE, Networks, NeuralError, PAIR_FEATURES,
+    SkinNet, SkinTensors, model_from_bytes, moved_skeleton, read, skin_inputs, skin_weights_from,
 };
 use rigkit::pipeline::{Method, Methods, rig_character};
 use rigkit::skeleton::{AutoOptions, SkeletonSource, Template, auto_skeleton};
@@ -91,6 +91,56 @@ fn the_skeleton_head_moves_joints_by_a_bounded_refinement() {
 }
 
 #[test]
+fn the_network_share_blends_the_heads_weights_with_the_geometric_ones() {
+    let c = generate(3, None);
+    let skeleton = c.skeleton.clone().unwrap();
+    let inputs = skin_inputs(&c.mesh, &skeleton).unwrap();
+    let n = inputs.vertex_count;
+    // A head sure of each vertex's first candidate.
+    let log: Vec<f32> = (0..n * CANDIDATES)
+        .map(|i| if i % CANDIDATES == 0 { 0.0 } else { -30.0 })
+        .collect();
+    let weight_on = |w: &rigkit::rig::SkinWeights, v: usize, joint: u32| {
+        w.influences(v)
+            .iter()
+            .find(|i| i.joint.0 == joint)
+            .map_or(0.0, |i| i.weight)
+    };
+    let head = skin_weights_from(&inputs, &log, 4, 1.0).unwrap();
+    let geometric = skin_weights_from(&inputs, &log, 4, 0.0).unwrap();
+    let half = skin_weights_from(&inputs, &log, 4, 0.5).unwrap();
+    for v in 0..n {
+        let first = inputs.candidates[v * CANDIDATES];
+        assert_eq!(head.influences(v).len(), 1);
+        assert_eq!(weight_on(&head, v, first), 1.0);
+        // Alone, the geometric weights decide: the strongest is the geometric favourite.
+        let g = |k: usize| inputs.pairs[(v * CANDIDATES + k) * PAIR_FEATURES + GEOMETRIC_WEIGHT];
+        let favourite = (0..CANDIDATES)
+            .filter(|&k| inputs.valid[v * CANDIDATES + k] > 0.0 && g(k) > 0.0)
+            .max_by(|&a, &b| g(a).total_cmp(&g(b)))
+            .map(|k| inputs.candidates[v * CANDIDATES + k]);
+        let strongest = geometric
+            .influences(v)
+            .iter()
+            .map(|i| i.weight)
+            .fold(0.0, f32::max);
+        match favourite {
+            Some(f) => assert!(
+                weight_on(&geometric, v, f) + 1e-5 >= strongest,
+                "vertex {v}"
+            ),
+            None => assert!(geometric.influences(v).is_empty(), "vertex {v}"),
+        }
+        // Half and half lies between.
+        let w = weight_on(&half, v, first);
+        assert!(
+            w + 1e-5 >= weight_on(&geometric, v, first) && w <= 1.0 + 1e-5,
+            "vertex {v}: {w}"
+        );
+    }
+}
+
+#[test]
 fn bad_inputs_are_refused_with_a_reason() {
     let empty = Mesh::default();
     let skeleton = generate(3, None).skeleton.unwrap();
@@ -101,7 +151,7 @@ fn bad_inputs_are_refused_with_a_reason() {
     let c = generate(3, None);
     let inputs = skin_inputs(&c.mesh, &skeleton).unwrap();
     assert!(matches!(
-        skin_weights_from(&inputs, &[0.0; 5], 4),
+        skin_weights_from(&inputs, &[0.0; 5], 4, NETWORK_SHARE),
         Err(NeuralError::Mismatch(_))
     ));
     let joints = JointInputs::new(&c.mesh, &skeleton).unwrap();

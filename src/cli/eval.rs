@@ -59,6 +59,7 @@ pub fn eval(args: &[String]) -> Result<(), String> {
     let mut method = Method::Geometric;
     let mut skin_model = None;
     let mut joint_model = None;
+    let mut network_share = rigkit::neural::NETWORK_SHARE;
     let mut options = SkinOptions::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -73,6 +74,12 @@ pub fn eval(args: &[String]) -> Result<(), String> {
             "--method" => method = value("--method")?.parse()?,
             "--skin-model" => skin_model = Some(PathBuf::from(value("--skin-model")?)),
             "--joint-model" => joint_model = Some(PathBuf::from(value("--joint-model")?)),
+            "--network-share" => {
+                network_share = parse(&value("--network-share")?)?;
+                if !(0.0..=1.0).contains(&network_share) {
+                    return Err("--network-share takes a number from 0 to 1".into());
+                }
+            }
             "--resolution" => options.resolution = parse(&value("--resolution")?)?,
             "--falloff" => options.falloff = parse(&value("--falloff")?)?,
             "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
@@ -98,6 +105,7 @@ pub fn eval(args: &[String]) -> Result<(), String> {
                 skin: skin.map_err(|e| e.to_string())?,
                 joints: joints.map_err(|e| e.to_string())?,
                 device,
+                network_share,
             })
         }
         Method::Geometric => None,

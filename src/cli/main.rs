@@ -44,11 +44,13 @@ USAGE:
                                   by leg length, feet kept above the ground; or a motion made
                                   for its skeleton (legs, wings, tails found by shape)
     rigkit eval DIR [--method geometric|neural] [--json OUT.json] [--weights-from DIR2]
-                    [--skin-model F.bpk] [--joint-model F.bpk]
+                    [--skin-model F.bpk] [--joint-model F.bpk] [--network-share S]
                                   Re-skin every rig in DIR with its artist's skeleton and
                                   score it: L1, precision, recall, deformation error;
                                   and the automatic skeleton: CD-J2J, CD-J2B, CD-B2B
-                                  (neural: the shipped models, or the records named)
+                                  (neural: the shipped models, or the records named;
+                                  --network-share: how much of the skin weights the head
+                                  decides, the rest geometric, default 0.75)
     rigkit eval --compare A.json B.json
                                   Change between two eval reports
     rigkit dataset stats [SOURCE] [--data DIR]

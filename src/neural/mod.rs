@@ -31,7 +31,7 @@ pub use models::load_model;
 pub use models::{JOINT_MODEL_FILE, SKIN_MODEL_FILE, model_from_bytes};
 pub use networks::{JOINT_RECORD, Networks, SKIN_RECORD, read, skin_inputs};
 pub use shape::ShapeInput;
-pub use skin_inputs::{CANDIDATES, SkinInputs};
+pub use skin_inputs::{CANDIDATES, GEOMETRIC_WEIGHT, PAIR_FEATURES, SkinInputs};
 pub use skin_net::{SkinNet, SkinTensors};
 
 use glam::Vec3;
@@ -59,12 +59,20 @@ pub enum NeuralError {
 /// or a sharpened softmax).
 pub const MIN_SHARE: f32 = 0.1;
 
+/// How much of the skin weights the skinning head decides; the rest are the geometric
+/// rigger's weights it was given. Chosen on the validation split's real characters (`rigkit
+/// eval --network-share`): there the blend beats the geometric weights on L1 and deformation,
+/// and the head alone on L1.
+pub const NETWORK_SHARE: f32 = 0.75;
+
 /// Skin weights from the skinning head's log weights (`[vertices * CANDIDATES]`, as read
-/// back): each vertex keeps its `max_influences` strongest bones, renormalised.
+/// back), `network_share` of each blended with the geometric weight of the same pair: each
+/// vertex keeps its `max_influences` strongest bones, renormalised.
 pub fn skin_weights_from(
     inputs: &SkinInputs,
     log_weights: &[f32],
     max_influences: usize,
+    network_share: f32,
 ) -> Result<SkinWeights, NeuralError> {
     if log_weights.len() != inputs.vertex_count * CANDIDATES {
         return Err(NeuralError::Mismatch(format!(
@@ -81,9 +89,11 @@ pub fn skin_weights_from(
         for k in 0..CANDIDATES {
             let i = v * CANDIDATES + k;
             if inputs.valid[i] > 0.0 {
+                let geometric = inputs.pairs[i * PAIR_FEATURES + GEOMETRIC_WEIGHT];
                 row.push(Influence {
                     joint: JointId(inputs.candidates[i]),
-                    weight: log_weights[i].exp(),
+                    weight: network_share * log_weights[i].exp()
+                        + (1.0 - network_share) * geometric,
                 });
             }
         }

@@ -22,6 +22,8 @@ pub struct Networks {
     pub skin: SkinNet,
     pub joints: JointNet,
     pub device: Device,
+    /// See [`super::NETWORK_SHARE`].
+    pub network_share: f32,
 }
 
 impl Networks {
@@ -34,6 +36,7 @@ impl Networks {
             skin: model_from_bytes(SkinNet::new, SKIN_RECORD.to_vec(), device)?,
             joints: model_from_bytes(JointNet::new, JOINT_RECORD.to_vec(), device)?,
             device: device.clone(),
+            network_share: super::NETWORK_SHARE,
         })
     }
 
@@ -69,7 +72,7 @@ impl Networks {
             self.skin
                 .forward(SkinTensors::new(&inputs, None, &self.device)),
         )?;
-        skin_weights_from(&inputs, &log, max_influences)
+        skin_weights_from(&inputs, &log, max_influences, self.network_share)
     }
 }
 

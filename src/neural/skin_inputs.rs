@@ -22,6 +22,8 @@ pub const VERTEX_FEATURES: usize = 6;
 pub const BONE_FEATURES: usize = 10;
 /// Values per (vertex, candidate bone) pair.
 pub const PAIR_FEATURES: usize = 14;
+/// Where in a pair's features the geometric rigger's weight for it is.
+pub const GEOMETRIC_WEIGHT: usize = 2;
 
 /// Everything the skinning network reads for one mesh and skeleton, flat and ready for tensors.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,7 +127,7 @@ impl SkinInputs {
                 out.pairs.extend([
                     distance * 10.0,
                     (distance / closest).min(10.0),
-                    w,
+                    w, // GEOMETRIC_WEIGHT
                     a.x * 10.0,
                     a.y * 10.0,
                     a.z * 10.0,

@@ -87,7 +87,8 @@ pub(crate) async fn skin(
             .forward(SkinTensors::new(&inputs, None, &networks.device)),
     )
     .await?;
-    skin_weights_from(&inputs, &log, max_influences).map_err(|e| JsError::new(&e.to_string()))
+    skin_weights_from(&inputs, &log, max_influences, networks.network_share)
+        .map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// Runs both heads on a generated creature on the CPU and on the WebGPU device and returns

@@ -85,7 +85,7 @@ pub fn skin_l1(model: &SkinNet, examples: &[SkinExample], device: &Device) -> f3
     for e in examples {
         let log = model.forward(SkinTensors::new(&e.inputs, None, device));
         let values = log.into_data().try_to_vec::<f32>().unwrap_or_default();
-        let Ok(weights) = skin_weights_from(&e.inputs, &values, 4) else {
+        let Ok(weights) = skin_weights_from(&e.inputs, &values, 4, 1.0) else {
             continue;
         };
         total += skin_metrics(&e.mesh, &e.skeleton, &weights, &e.truth, 0, 0).l1;
