@@ -1,7 +1,7 @@
 //! Skin weights in the fixed-width layout a GPU skins from: every vertex gets the same number
 //! of (joint, weight) slots, so that a vertex shader can read them as attributes.
 
-use crate::rig::{Influence, SkinWeights};
+use crate::rig::{Influence, JointId, SkinWeights};
 
 /// Influence slots per vertex: the export's largest choice (glTF `JOINTS_0` + `JOINTS_1`).
 pub const PACKED_INFLUENCES: usize = 8;
@@ -49,12 +49,26 @@ impl PackedInfluences {
         }
         Self { joints, weights }
     }
+
+    /// The same influences as sparse skin weights: what skinning on the CPU must use to move
+    /// vertices exactly as the GPU draws them.
+    pub fn skin_weights(&self) -> SkinWeights {
+        let mut skin = SkinWeights::new();
+        for (joints, weights) in self.joints.iter().zip(&self.weights) {
+            skin.push_vertex(joints.iter().zip(weights).filter(|(_, w)| **w > 0.0).map(
+                |(j, w)| Influence {
+                    joint: JointId(*j as u32),
+                    weight: *w,
+                },
+            ));
+        }
+        skin
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rig::JointId;
 
     fn influence(joint: u32, weight: f32) -> Influence {
         Influence {
@@ -80,6 +94,17 @@ mod tests {
         // A joint the skeleton lacks moves nothing; neither does a vertex past the skin.
         assert_eq!(packed.weights[2], [0.0; PACKED_INFLUENCES]);
         assert_eq!(packed.weights[3], [0.0; PACKED_INFLUENCES]);
+    }
+
+    #[test]
+    fn sparse_again_keeps_the_packed_influences() {
+        let mut skin = SkinWeights::new();
+        skin.push_vertex((0..10).map(|j| influence(j, 1.0 + j as f32)));
+        skin.push_vertex([]);
+        let sparse = PackedInfluences::new(Some(&skin), 2, 10).skin_weights();
+        let kept: Vec<u32> = sparse.influences(0).iter().map(|i| i.joint.0).collect();
+        assert_eq!(kept, [9, 8, 7, 6, 5, 4, 3, 2]);
+        assert!(sparse.influences(1).is_empty());
     }
 
     #[test]

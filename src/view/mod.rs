@@ -37,6 +37,13 @@ pub struct Viewer {
     /// The pose shown (each joint's skinning matrix); empty at bind. Kept so that repainting
     /// the surface (a heatmap) keeps the pose.
     skinning: Vec<glam::Mat4>,
+    /// The skin weights as the GPU draws them (at most 8 per vertex, renormalised), for
+    /// skinning on the CPU what must match the picture: the wireframe, scripts, bakes.
+    drawn_skin: crate::rig::SkinWeights,
+    /// The joint whose weights the surface is painted with.
+    weights_of: Option<JointId>,
+    /// The surface holds vertices skinned on the CPU ([`Self::bake`]) rather than the bind pose.
+    baked: bool,
     /// The character's size (its bind pose's bounding-box diagonal), which bones and joints
     /// are drawn in proportion to.
     scale: f32,
@@ -60,6 +67,9 @@ impl Viewer {
             surface: Vec::new(),
             vertices: None,
             skinning: Vec::new(),
+            drawn_skin: crate::rig::SkinWeights::new(),
+            weights_of: None,
+            baked: false,
             scale: 1.0,
             skeleton: None,
             xray: true,
@@ -118,18 +128,25 @@ impl Viewer {
         self.build_surface(character, joint);
     }
 
-    /// Shows the character with vertices and normals already skinned on the CPU (`baked`, one
-    /// per vertex), in heatmap colours of `weights_of` if given: the reference the GPU skinning
-    /// is checked against.
-    pub fn show_baked(
-        &mut self,
-        character: &Character,
-        baked: (&[glam::Vec3], &[glam::Vec3]),
-        weights_of: Option<JointId>,
-    ) {
-        self.skinning.clear();
-        self.build_surface_from(character, weights_of, Some(baked));
-        self.build_edges(baked.0, &character.mesh.triangles);
+    /// The vertices as shown in the current pose, skinned on the CPU with the weights the GPU
+    /// draws with; `None` at bind.
+    pub fn posed_positions(&self, character: &Character) -> Option<Vec<glam::Vec3>> {
+        (!self.skinning.is_empty()).then(|| {
+            crate::anim::skin_positions(&character.mesh.positions, &self.drawn_skin, &self.skinning)
+        })
+    }
+
+    /// Shows the current pose with vertices and normals skinned on the CPU instead of by the
+    /// shader: the reference the GPU skinning is checked against. The next [`Self::pose`]
+    /// goes back to the GPU. `false` when nothing is posed.
+    pub fn bake(&mut self, character: &Character) -> bool {
+        let Some(positions) = self.posed_positions(character) else {
+            return false;
+        };
+        let normals =
+            crate::anim::skin_normals(&character.mesh.normals, &self.drawn_skin, &self.skinning);
+        self.build_surface_from(character, self.weights_of, Some((&positions, &normals)));
+        true
     }
 
     /// One drawable per part: in its material, or in heatmap colours of `weights_of`; posed
@@ -148,8 +165,19 @@ impl Viewer {
         let mesh = &character.mesh;
         self.scale = mesh.bounds().diagonal();
         let joint_count = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
-        let skin = character.skin.as_ref().filter(|_| baked.is_none());
-        let influences = PackedInfluences::new(skin, mesh.vertex_count(), joint_count);
+        let influences =
+            PackedInfluences::new(character.skin.as_ref(), mesh.vertex_count(), joint_count);
+        self.drawn_skin = influences.skin_weights();
+        self.weights_of = weights_of;
+        self.baked = baked.is_some();
+        // Baked vertices are already where the pose puts them: nothing moves them again.
+        let unmoved;
+        let influences = if self.baked {
+            unmoved = PackedInfluences::new(None, mesh.vertex_count(), joint_count);
+            &unmoved
+        } else {
+            &influences
+        };
         let positions = baked.map_or(&mesh.positions[..], |b| b.0);
         let computed;
         let normals = match baked.map_or(&mesh.normals[..], |b| b.1) {
@@ -179,11 +207,13 @@ impl Viewer {
                 normals,
                 uvs,
                 colors: heat.as_deref(),
-                influences: &influences,
+                influences,
                 joint_count,
             },
         ));
-        vertices.set_skinning(&self.skinning);
+        if !self.baked {
+            vertices.set_skinning(&self.skinning);
+        }
         self.surface.clear();
         for part in mesh.parts_or_whole() {
             let Some(triangles) = mesh
@@ -212,7 +242,10 @@ impl Viewer {
             ));
         }
         self.vertices = Some(vertices);
-        self.build_edges(positions, &mesh.triangles);
+        match self.posed_positions(character) {
+            Some(posed) if self.wireframe => self.build_edges(&posed, &mesh.triangles),
+            _ => self.build_edges(positions, &mesh.triangles),
+        }
     }
 
     fn build_edges(&mut self, positions: &[glam::Vec3], triangles: &[[u32; 3]]) {
@@ -224,10 +257,12 @@ impl Viewer {
         };
     }
 
-    /// Draws the mesh's edges over it, or not.
-    pub fn set_wireframe(&mut self, on: bool, positions: &[glam::Vec3], triangles: &[[u32; 3]]) {
+    /// Draws the mesh's edges over it (as posed), or not.
+    pub fn set_wireframe(&mut self, on: bool, character: &Character) {
         self.wireframe = on;
-        self.build_edges(positions, triangles);
+        let posed = self.posed_positions(character);
+        let positions = posed.as_deref().unwrap_or(&character.mesh.positions);
+        self.build_edges(positions, &character.mesh.triangles);
     }
 
     /// Shows the skeleton through the mesh (x-ray), or lets the mesh hide it.
@@ -243,21 +278,24 @@ impl Viewer {
 
     /// Shows the character posed: `skinning` holds each joint's skinning matrix (posed world
     /// times inverse bind) and `skeleton` its joints in the pose. Only the matrices go to the
-    /// GPU, which skins the surface; materials, heatmap and camera stay. `positions` (the
-    /// skinned vertices) are only read for the wireframe.
+    /// GPU, which skins the surface; materials, heatmap and camera stay.
     pub fn pose(
         &mut self,
         character: &Character,
         skinning: &[glam::Mat4],
         skeleton: &crate::rig::Skeleton,
-        positions: impl FnOnce() -> Vec<glam::Vec3>,
     ) {
         self.skinning = skinning.to_vec();
-        if let Some(vertices) = &self.vertices {
+        if self.baked {
+            // Back from the CPU reference to the GPU: the bind pose again, and its influences.
+            self.build_surface(character, self.weights_of);
+        } else if let Some(vertices) = &self.vertices {
             vertices.set_skinning(skinning);
-        }
-        if self.wireframe {
-            self.build_edges(&positions(), &character.mesh.triangles);
+            if self.wireframe
+                && let Some(posed) = self.posed_positions(character)
+            {
+                self.build_edges(&posed, &character.mesh.triangles);
+            }
         }
         let moved = self
             .skeleton

@@ -6,7 +6,7 @@ use glam::{Mat4, Quat, Vec3};
 use wasm_bindgen::prelude::*;
 
 use super::App;
-use crate::anim::{rest_locals, skin_positions, skinning_matrices};
+use crate::anim::{rest_locals, skinning_matrices};
 use crate::edit::Edit;
 use crate::rig::{Joint, JointId, Skeleton};
 
@@ -296,7 +296,6 @@ impl App {
         self.pose_turns.clear();
         self.gizmo = None;
         self.viewer.set_gizmo(None, 0.0);
-        self.posed.clear();
         if let Some(c) = &self.character {
             self.viewer.refresh(c, self.heat);
         }
@@ -364,9 +363,9 @@ impl App {
         let Some(c) = &self.character else {
             return;
         };
-        let Some(skin) = &c.skin else {
+        if c.skin.is_none() {
             return;
-        };
+        }
         let skinning = skinning_matrices(skeleton, world);
         let posed = Skeleton {
             joints: skeleton
@@ -379,23 +378,17 @@ impl App {
                 })
                 .collect(),
         };
-        self.viewer.pose(c, &skinning, &posed, || {
-            skin_positions(&c.mesh.positions, skin, &skinning)
-        });
-        self.posed = skinning;
+        self.viewer.pose(c, &skinning, &posed);
     }
 
-    /// The vertices as posed now, skinned on the CPU; `None` at rest.
+    /// The vertices as posed now, skinned on the CPU as the GPU draws them; `None` at rest.
     pub(super) fn posed_vertices(&self) -> Option<Vec<Vec3>> {
-        let c = self.character.as_ref()?;
-        let skin = c.skin.as_ref()?;
-        (!self.posed.is_empty()).then(|| skin_positions(&c.mesh.positions, skin, &self.posed))
+        self.viewer.posed_positions(self.character.as_ref()?)
     }
 
     fn stop_motion(&mut self) {
         if self.playing.take().is_some() || !self.pose_turns.is_empty() {
             self.pose_turns.clear();
-            self.posed.clear();
             if let Some(c) = &self.character {
                 self.viewer.refresh(c, self.heat);
             }
@@ -420,7 +413,6 @@ impl App {
     /// when their joint is gone.
     fn after_edit(&mut self) {
         self.playing = None;
-        self.posed.clear();
         self.pose_turns.clear();
         if let Some(c) = &self.character {
             let joints = c.skeleton.as_ref().map_or(0, |s| s.joints.len());

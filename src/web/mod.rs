@@ -53,8 +53,6 @@ pub struct App {
     /// The clip being played (an index into the character's animations) and where in it.
     playing: Option<usize>,
     time: f32,
-    /// Each joint's skinning matrix in the pose shown; empty at rest.
-    posed: Vec<glam::Mat4>,
     /// Undo/redo of joint edits, and the joint being dragged with where it started.
     editor: crate::edit::RigEditor,
     dragging: Option<(crate::rig::JointId, glam::Vec3)>,
@@ -84,7 +82,6 @@ impl App {
         self.viewer.show(&character);
         self.character = Some(character);
         self.playing = None;
-        self.posed.clear();
         self.editor.clear();
         self.dragging = None;
         self.heat = None;
@@ -117,7 +114,6 @@ impl App {
             character: None,
             playing: None,
             time: 0.0,
-            posed: Vec::new(),
             editor: crate::edit::RigEditor::new(crate::skin::SkinOptions::default()),
             dragging: None,
             heat: None,
@@ -226,10 +222,7 @@ impl App {
     #[wasm_bindgen(js_name = setWireframe)]
     pub fn set_wireframe(&mut self, on: bool) {
         if let Some(c) = &self.character {
-            let positions = self
-                .posed_vertices()
-                .unwrap_or_else(|| c.mesh.positions.clone());
-            self.viewer.set_wireframe(on, &positions, &c.mesh.triangles);
+            self.viewer.set_wireframe(on, c);
         }
     }
 

@@ -6,10 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::App;
 use crate::Limits;
-use crate::anim::{
-    Clip, Motion, RetargetOptions, SourceMotion, procedural_clip, retarget, skin_normals,
-    skin_positions,
-};
+use crate::anim::{Clip, Motion, RetargetOptions, SourceMotion, procedural_clip, retarget};
 use crate::io::bvh::Bvh;
 use crate::rig::Skeleton;
 
@@ -134,20 +131,20 @@ impl App {
         self.show_posed(&skeleton, &world);
     }
 
-    /// Stops playback and shows the rest pose.
+    /// Stops playback, leaves pose mode's turns and shows the rest pose.
     #[wasm_bindgen(js_name = restPose)]
     pub fn rest_pose(&mut self) {
         self.playing = None;
-        self.posed.clear();
+        self.pose_turns.clear();
+        self.gizmo = None;
+        self.viewer.set_gizmo(None, 0.0);
         if let Some(c) = &self.character {
-            let camera = self.viewer.camera_mut().clone();
-            self.viewer.show(c);
-            *self.viewer.camera_mut() = camera;
+            self.viewer.refresh(c, self.heat);
         }
     }
 
     /// The vertices as last posed, flat `x, y, z, …`; empty at rest. Skinned on the CPU
-    /// with the same matrices the viewport's shader uses.
+    /// with the weights and matrices the viewport's shader uses.
     #[wasm_bindgen(js_name = posedPositions)]
     pub fn posed_positions(&self) -> Vec<f32> {
         self.posed_vertices()
@@ -166,15 +163,11 @@ impl App {
             .character
             .as_ref()
             .ok_or_else(|| JsError::new("no character is loaded"))?;
-        let skin = c
-            .skin
-            .as_ref()
-            .filter(|_| !self.posed.is_empty())
-            .ok_or_else(|| JsError::new("nothing is posed"))?;
-        let positions = skin_positions(&c.mesh.positions, skin, &self.posed);
-        let normals = skin_normals(&c.mesh.normals, skin, &self.posed);
-        self.viewer.show_baked(c, (&positions, &normals), self.heat);
-        Ok(())
+        if self.viewer.bake(c) {
+            Ok(())
+        } else {
+            Err(JsError::new("nothing is posed"))
+        }
     }
 }
 

@@ -131,6 +131,12 @@ describe('editing the rig', () => {
     // Toggling x-ray keeps the pose: the rebuilt skeleton overlay is posed again.
     for (const checked of [false, true]) await page.setChecked('#xray', checked);
     assert.equal((await viewportPixels(page)).hash, after.hash, 'x-ray toggling lost the pose');
+    // The rest pose leaves pose mode's turns behind: toggling x-ray does not bring them back.
+    await page.evaluate(() => window.rigkit.restPose());
+    const rest = await viewportPixels(page);
+    assert.notEqual(rest.hash, after.hash);
+    for (const checked of [false, true]) await page.setChecked('#xray', checked);
+    assert.equal((await viewportPixels(page)).hash, rest.hash, 'x-ray toggling brought the pose back');
     await page.screenshot({ path: path.join(artifacts, 'pose-mode.png') });
     await page.click('#reset-pose');
     assert.equal(await page.evaluate(() => window.rigkit.posedPositions().length), 0);
