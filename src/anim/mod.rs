@@ -13,7 +13,7 @@ mod transform;
 pub use body_plan::{BodyPlan, Chain};
 pub use clip::{Clip, rest_locals};
 pub use joint_map::joint_map;
-pub use packed_influences::{PACKED_INFLUENCES, PackedInfluences};
+pub use packed_influences::{PACKED_INFLUENCES, PackedInfluences, skinning_texels};
 pub use procedural::{Motion, MotionError, procedural_clip};
 pub use retarget::{RETARGET_FPS, RetargetError, RetargetOptions, SourceMotion, retarget};
 pub use skinning::{skin_normals, skin_positions, skinning_matrices};

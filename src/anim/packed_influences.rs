@@ -1,5 +1,8 @@
-//! Skin weights in the fixed-width layout a GPU skins from: every vertex gets the same number
-//! of (joint, weight) slots, so that a vertex shader can read them as attributes.
+//! Skinning in the layout a GPU skins from: every vertex gets the same number of (joint,
+//! weight) slots, so that a vertex shader can read them as attributes, and the joints'
+//! skinning matrices are rows of texels.
+
+use glam::Mat4;
 
 use crate::rig::{Influence, JointId, SkinWeights};
 
@@ -66,6 +69,17 @@ impl PackedInfluences {
     }
 }
 
+/// `skinning` (one matrix per joint) as `joints` rows of four RGBA texels, the matrix's
+/// columns; joints without a matrix stay at bind (identity).
+pub fn skinning_texels(skinning: &[Mat4], joints: usize) -> Vec<[f32; 4]> {
+    (0..joints)
+        .flat_map(|j| {
+            let m = skinning.get(j).copied().unwrap_or(Mat4::IDENTITY);
+            [m.x_axis, m.y_axis, m.z_axis, m.w_axis].map(|c| c.to_array())
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +119,23 @@ mod tests {
         let kept: Vec<u32> = sparse.influences(0).iter().map(|i| i.joint.0).collect();
         assert_eq!(kept, [9, 8, 7, 6, 5, 4, 3, 2]);
         assert!(sparse.influences(1).is_empty());
+    }
+
+    #[test]
+    fn skinning_matrices_are_rows_of_columns_padded_with_identity() {
+        let moved = Mat4::from_translation(glam::Vec3::new(1.0, 2.0, 3.0));
+        let texels = skinning_texels(&[moved], 2);
+        assert_eq!(texels.len(), 8);
+        assert_eq!(texels[3], [1.0, 2.0, 3.0, 1.0]);
+        assert_eq!(
+            texels[4..],
+            [
+                [1.0, 0.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0, 0.0],
+                [0.0, 0.0, 1.0, 0.0],
+                [0.0, 0.0, 0.0, 1.0]
+            ]
+        );
     }
 
     #[test]

@@ -329,7 +329,9 @@ pub fn edit(args: &[String]) -> Result<(), String> {
 /// the GPU skins), and skinning every vertex and normal on the CPU (what scripts reading the
 /// posed vertices and the posed wireframe pay).
 pub fn pose(args: &[String]) -> Result<(), String> {
-    use rigkit::anim::{Motion, procedural_clip, skin_normals, skin_positions, skinning_matrices};
+    use rigkit::anim::{
+        Motion, procedural_clip, skin_normals, skin_positions, skinning_matrices, skinning_texels,
+    };
     let mut subdivide = 0usize;
     let mut frames = 60usize;
     let mut file = None;
@@ -369,11 +371,8 @@ pub fn pose(args: &[String]) -> Result<(), String> {
             .map(|f| {
                 let start = Instant::now();
                 let world = clip.world_at(&skeleton, time(f));
-                let texels: Vec<[f32; 4]> = skinning_matrices(&skeleton, &world)
-                    .iter()
-                    .flat_map(|m| [m.x_axis, m.y_axis, m.z_axis, m.w_axis].map(|c| c.to_array()))
-                    .collect();
-                std::hint::black_box(texels);
+                let skinning = skinning_matrices(&skeleton, &world);
+                std::hint::black_box(skinning_texels(&skinning, skeleton.joints.len()));
                 start.elapsed().as_secs_f64()
             })
             .collect(),

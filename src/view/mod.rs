@@ -87,12 +87,8 @@ impl Viewer {
     pub fn show(&mut self, character: &Character) {
         self.skinning.clear();
         self.build_surface(character, None);
-        let bounds = character.mesh.bounds();
-        self.skeleton = character
-            .skeleton
-            .as_ref()
-            .map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal(), self.xray));
-        self.camera.frame(&bounds);
+        self.show_skeleton(character.skeleton.as_ref());
+        self.camera.frame(&character.mesh.bounds());
     }
 
     /// Shows `character` again after an edit, in heatmap colours of `weights_of` if given;
@@ -100,17 +96,14 @@ impl Viewer {
     pub fn refresh(&mut self, character: &Character, weights_of: Option<JointId>) {
         self.skinning.clear();
         self.build_surface(character, weights_of);
-        self.show_skeleton(character.skeleton.as_ref(), &character.mesh.bounds());
+        self.show_skeleton(character.skeleton.as_ref());
     }
 
-    /// Redraws only the skeleton overlay (a joint being dragged); `None` hides it.
-    pub fn show_skeleton(
-        &mut self,
-        skeleton: Option<&crate::rig::Skeleton>,
-        bounds: &crate::mesh::Aabb,
-    ) {
+    /// Redraws only the skeleton overlay (a joint being dragged), sized to the character
+    /// shown; `None` hides it.
+    pub fn show_skeleton(&mut self, skeleton: Option<&crate::rig::Skeleton>) {
         self.skeleton =
-            skeleton.map(|s| SkeletonOverlay::new(&self.context, s, bounds.diagonal(), self.xray));
+            skeleton.map(|s| SkeletonOverlay::new(&self.context, s, self.scale, self.xray));
     }
 
     /// Shows pose mode's rotation ring around `at` (facing the camera), or hides it.
@@ -242,38 +235,33 @@ impl Viewer {
             ));
         }
         self.vertices = Some(vertices);
-        match self.posed_positions(character) {
-            Some(posed) if self.wireframe => self.build_edges(&posed, &mesh.triangles),
-            _ => self.build_edges(positions, &mesh.triangles),
-        }
+        self.build_edges(character);
     }
 
-    fn build_edges(&mut self, positions: &[glam::Vec3], triangles: &[[u32; 3]]) {
-        self.edges = if self.wireframe {
-            let scale = crate::mesh::Aabb::from_points(positions).diagonal();
-            wireframe::wireframe(&self.context, positions, triangles, scale)
-        } else {
-            None
-        };
+    /// The mesh's edges where the surface is drawn (skinned on the CPU when posed), if the
+    /// wireframe is on.
+    fn build_edges(&mut self, character: &Character) {
+        self.edges = None;
+        if !self.wireframe {
+            return;
+        }
+        let posed = self.posed_positions(character);
+        let positions = posed.as_deref().unwrap_or(&character.mesh.positions);
+        let scale = crate::mesh::Aabb::from_points(positions).diagonal();
+        self.edges =
+            wireframe::wireframe(&self.context, positions, &character.mesh.triangles, scale);
     }
 
     /// Draws the mesh's edges over it (as posed), or not.
     pub fn set_wireframe(&mut self, on: bool, character: &Character) {
         self.wireframe = on;
-        let posed = self.posed_positions(character);
-        let positions = posed.as_deref().unwrap_or(&character.mesh.positions);
-        self.build_edges(positions, &character.mesh.triangles);
+        self.build_edges(character);
     }
 
     /// Shows the skeleton through the mesh (x-ray), or lets the mesh hide it.
-    pub fn set_xray(
-        &mut self,
-        on: bool,
-        skeleton: Option<&crate::rig::Skeleton>,
-        bounds: &crate::mesh::Aabb,
-    ) {
+    pub fn set_xray(&mut self, on: bool, skeleton: Option<&crate::rig::Skeleton>) {
         self.xray = on;
-        self.show_skeleton(skeleton, bounds);
+        self.show_skeleton(skeleton);
     }
 
     /// Shows the character posed: `skinning` holds each joint's skinning matrix (posed world
@@ -291,11 +279,7 @@ impl Viewer {
             self.build_surface(character, self.weights_of);
         } else if let Some(vertices) = &self.vertices {
             vertices.set_skinning(skinning);
-            if self.wireframe
-                && let Some(posed) = self.posed_positions(character)
-            {
-                self.build_edges(&posed, &character.mesh.triangles);
-            }
+            self.build_edges(character);
         }
         let moved = self
             .skeleton

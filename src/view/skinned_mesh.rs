@@ -10,7 +10,7 @@ use three_d::{
     Viewer, Wrapping, render_with_effect, render_with_material, vec2, vec3, vec4,
 };
 
-use crate::anim::{PACKED_INFLUENCES, PackedInfluences};
+use crate::anim::{PACKED_INFLUENCES, PackedInfluences, skinning_texels};
 
 /// The vertex data every part of the surface draws from, and the joints' skinning matrices.
 pub struct SkinnedVertices {
@@ -95,13 +95,7 @@ impl SkinnedVertices {
     /// bind matrix. Missing joints stay at bind; extra matrices are ignored.
     pub fn set_skinning(&self, skinning: &[glam::Mat4]) {
         let rows = self.skinning.height() as usize;
-        let texels: Vec<[f32; 4]> = (0..rows)
-            .flat_map(|j| {
-                let m = skinning.get(j).copied().unwrap_or(glam::Mat4::IDENTITY);
-                [m.x_axis, m.y_axis, m.z_axis, m.w_axis].map(|c| c.to_array())
-            })
-            .collect();
-        self.skinning.fill(&texels);
+        self.skinning.fill(&skinning_texels(skinning, rows));
     }
 }
 

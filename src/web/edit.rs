@@ -116,8 +116,7 @@ impl App {
         let at = skeleton.joints[joint.index()].position();
         let to = at + camera.drag_in_view_plane(at, dx, dy, height);
         skeleton.joints[joint.index()].world_bind.w_axis = to.extend(1.0);
-        let bounds = c.mesh.bounds();
-        self.viewer.show_skeleton(c.skeleton.as_ref(), &bounds);
+        self.viewer.show_skeleton(c.skeleton.as_ref());
     }
 
     /// Ends a drag: the move becomes an edit and the skin is recomputed. Returns the re-skin

@@ -230,8 +230,7 @@ impl App {
     #[wasm_bindgen(js_name = setXray)]
     pub fn set_xray(&mut self, on: bool) {
         if let Some(c) = &self.character {
-            self.viewer
-                .set_xray(on, c.skeleton.as_ref(), &c.mesh.bounds());
+            self.viewer.set_xray(on, c.skeleton.as_ref());
             self.repose();
         }
     }

@@ -135,12 +135,7 @@ impl App {
     #[wasm_bindgen(js_name = restPose)]
     pub fn rest_pose(&mut self) {
         self.playing = None;
-        self.pose_turns.clear();
-        self.gizmo = None;
-        self.viewer.set_gizmo(None, 0.0);
-        if let Some(c) = &self.character {
-            self.viewer.refresh(c, self.heat);
-        }
+        self.reset_pose();
     }
 
     /// The vertices as last posed, flat `x, y, z, …`; empty at rest. Skinned on the CPU

@@ -29,6 +29,15 @@ function assertSameOrigin(requests, origin) {
   assert.deepEqual(foreign, [], 'requests left the page origin');
 }
 
+/** Rigs the data file `rel` in the page with the neural method: `{ jointCount, current }`. */
+async function rigNeural(page, rel, name) {
+  const bytes = [...readData(rel).bytes];
+  return page.evaluate(async ([b, n]) => {
+    const result = await window.rigkit.rig(new Uint8Array(b), n, { method: 'neural' });
+    return { jointCount: result.jointCount, current: window.rigkit.current };
+  }, [bytes, name]);
+}
+
 let server;
 before(async () => {
   assert.ok(fs.existsSync(path.join(dist, 'index.html')), `no built page in ${dist}: run trunk build first`);
@@ -221,11 +230,7 @@ describe('with WebGPU (SwiftShader adapter)', () => {
 
   test('the neural method rigs in the browser, on WebGPU when the worker gets an adapter', async () => {
     const { page, errors } = app;
-    const bytes = [...readData('eval/mannequiny.glb').bytes];
-    const rig = await page.evaluate(async (b) => {
-      const result = await window.rigkit.rig(new Uint8Array(b), 'mannequiny.glb', { method: 'neural' });
-      return { jointCount: result.jointCount, current: window.rigkit.current };
-    }, bytes);
+    const rig = await rigNeural(page, 'eval/mannequiny.glb', 'mannequiny.glb');
     assert.ok(rig.jointCount >= 5, `${rig.jointCount} joints`);
     assert.equal(rig.current.method, 'neural');
     assert.ok(['webgpu', 'cpu'].includes(rig.current.device), rig.current.device);
@@ -454,11 +459,7 @@ describe('without WebGPU (CPU fallback)', () => {
 
   test('the neural method rigs on the CPU backend too', async () => {
     const { page, errors } = app;
-    const bytes = [...readData('eval/Fox.glb').bytes];
-    const rig = await page.evaluate(async (b) => {
-      const result = await window.rigkit.rig(new Uint8Array(b), 'fox.glb', { method: 'neural' });
-      return { jointCount: result.jointCount, current: window.rigkit.current };
-    }, bytes);
+    const rig = await rigNeural(page, 'eval/Fox.glb', 'fox.glb');
     assert.ok(rig.jointCount >= 5, `${rig.jointCount} joints`);
     assert.equal(rig.current.device, 'cpu');
     fs.writeFileSync(path.join(artifacts, 'neural-rig-cpu.json'),
