@@ -425,6 +425,16 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     fs.writeFileSync(path.join(artifacts, 'dense-playback.json'), JSON.stringify(timing, null, 2));
     console.log(`dense playback in the page: ${JSON.stringify(timing)}`);
     await page.evaluate(() => window.rigkit.restPose());
+    // At rest there is nothing to bake: a clear error, and nothing changes.
+    const refused = await page.evaluate(() => {
+      try {
+        window.rigkit.bakePose();
+        return null;
+      } catch (e) {
+        return e.message;
+      }
+    });
+    assert.match(String(refused), /nothing is posed/);
     assert.deepEqual(errors, []);
   });
 
