@@ -6,6 +6,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::load;
 use rigkit::export::{ExportOptions, export_glb, top_influences};
 use rigkit::io::import;
@@ -16,56 +18,85 @@ fn round_trip(c: &Character, options: &ExportOptions) -> Character {
     import(&glb, "exported.glb", &Limits::default()).unwrap()
 }
 
+/// A Quaternius mech of the space kit: a non-joint armature above three root joints (body and
+/// two feet), IK pole targets and 17 clips; the small stand-in in `tests/data` for the mech pack.
+const MECH: &str = "train/quaternius-glb/ultimate-space-kit/Mech_RaeTheRedPanda.glb";
+
+/// The same vertices in the same order and frame, the same skeleton, and at most 4 normalised
+/// influences per vertex.
+fn assert_round_trips_exactly(original: &Character, rel: &str) {
+    let back = round_trip(original, &ExportOptions::default());
+    let scale = original.mesh.bounds().diagonal();
+    assert_eq!(
+        back.mesh.vertex_count(),
+        original.mesh.vertex_count(),
+        "{rel}"
+    );
+    assert_eq!(back.mesh.triangles, original.mesh.triangles, "{rel}");
+    for (a, b) in original.mesh.positions.iter().zip(&back.mesh.positions) {
+        assert!(
+            (*a - *b).length() <= 1e-4 * scale,
+            "{rel}: vertex moved {a} → {b}"
+        );
+    }
+    let (s0, s1) = (
+        original.skeleton.as_ref().unwrap(),
+        back.skeleton.as_ref().unwrap(),
+    );
+    assert_eq!(s1.joints.len(), s0.joints.len(), "{rel}");
+    for (a, b) in s0.joints.iter().zip(&s1.joints) {
+        assert_eq!(a.name, b.name, "{rel}");
+        assert_eq!(a.parent, b.parent, "{rel}: parent of {}", a.name);
+        assert!(
+            (a.position() - b.position()).length() <= 1e-4 * scale,
+            "{rel}: {}",
+            a.name
+        );
+    }
+    let skin = back.skin.as_ref().unwrap();
+    for v in 0..skin.vertex_count() {
+        let influences = skin.influences(v);
+        assert!(
+            !influences.is_empty() && influences.len() <= 4,
+            "{rel}: vertex {v}"
+        );
+        let sum: f32 = influences.iter().map(|i| i.weight).sum();
+        assert!(
+            (sum - 1.0).abs() < 1e-5,
+            "{rel}: vertex {v} weights sum to {sum}"
+        );
+    }
+}
+
 #[test]
 fn rigged_characters_round_trip() {
     for rel in [
         "eval/Fox.glb",
         "eval/CesiumMan.glb",
         "eval/RobotExpressive.glb",
-        "eval/quaternius-mech_pack/George.glb",
+        MECH,
     ] {
-        let original = load(rel);
-        let back = round_trip(&original, &ExportOptions::default());
-        let scale = original.mesh.bounds().diagonal();
-        assert_eq!(
-            back.mesh.vertex_count(),
-            original.mesh.vertex_count(),
-            "{rel}"
-        );
-        assert_eq!(back.mesh.triangles, original.mesh.triangles, "{rel}");
-        for (a, b) in original.mesh.positions.iter().zip(&back.mesh.positions) {
-            assert!(
-                (*a - *b).length() <= 1e-4 * scale,
-                "{rel}: vertex moved {a} → {b}"
-            );
-        }
-        let (s0, s1) = (
-            original.skeleton.as_ref().unwrap(),
-            back.skeleton.as_ref().unwrap(),
-        );
-        assert_eq!(s1.joints.len(), s0.joints.len(), "{rel}");
-        for (a, b) in s0.joints.iter().zip(&s1.joints) {
-            assert_eq!(a.name, b.name, "{rel}");
-            assert_eq!(a.parent, b.parent, "{rel}: parent of {}", a.name);
-            assert!(
-                (a.position() - b.position()).length() <= 1e-4 * scale,
-                "{rel}: {}",
-                a.name
-            );
-        }
-        let skin = back.skin.as_ref().unwrap();
-        for v in 0..skin.vertex_count() {
-            let influences = skin.influences(v);
-            assert!(
-                !influences.is_empty() && influences.len() <= 4,
-                "{rel}: vertex {v}"
-            );
-            let sum: f32 = influences.iter().map(|i| i.weight).sum();
-            assert!(
-                (sum - 1.0).abs() < 1e-5,
-                "{rel}: vertex {v} weights sum to {sum}"
-            );
-        }
+        assert_round_trips_exactly(&load(rel), rel);
+    }
+}
+
+/// The full mech pack (2.4–3.4 MB each, so not in `tests/data`), as `rigged_characters_round_trip`
+/// and `animation_clips_round_trip` check their characters.
+#[test]
+#[ignore = "needs ../shared/data (or RIGKIT_DATA): run with --ignored"]
+fn the_mech_pack_round_trips_with_its_clips() {
+    let dir = common::shared("eval/quaternius-mech_pack");
+    let files = common::files_under(&dir, "glb");
+    assert!(
+        files.len() >= 4,
+        "expected 4 mechs in {}: {files:?}",
+        dir.display()
+    );
+    for name in files {
+        let rel = format!("eval/quaternius-mech_pack/{name}");
+        let original = common::load_path(&dir.join(&name), &rel);
+        assert_round_trips_exactly(&original, &rel);
+        assert_clips_round_trip(&original, &rel);
     }
 }
 
@@ -142,73 +173,114 @@ fn materials_textures_and_parts_survive_export() {
     assert_eq!(robot.materials.len(), 3);
 }
 
-/// Every rigged GLB of the eval and training sets, recursively.
-fn all_rigged_glbs() -> Vec<String> {
-    fn walk(dir: &std::path::Path, rel: &str, out: &mut Vec<String>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let rel = format!("{rel}/{name}");
-            if entry.path().is_dir() {
-                walk(&entry.path(), &rel, out);
-            } else if name.ends_with(".glb") {
-                out.push(rel);
-            }
+/// Every GLB of the eval and training sets under `root`, recursively, as `eval/...` and
+/// `train/...` paths.
+fn eval_and_training_glbs(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for set in ["eval", "train"] {
+        for rel in common::files_under(&root.join(set), "glb") {
+            out.push(format!("{set}/{rel}"));
         }
     }
-    let mut out = Vec::new();
-    for root in ["eval", "train"] {
-        walk(&common::data(root), root, &mut out);
-    }
-    out.sort();
     out
 }
 
-#[test]
-fn every_eval_and_training_rig_round_trips() {
-    let files = all_rigged_glbs();
-    assert!(files.len() > 140, "found only {} files", files.len());
-    for rel in files {
-        let original = load(&rel);
-        let Some(skeleton) = original.skeleton.as_ref() else {
-            continue;
-        };
-        let back = round_trip(&original, &ExportOptions::default());
-        let scale = original.mesh.bounds().diagonal();
-        let joints = &back.skeleton.as_ref().unwrap().joints;
-        assert_eq!(joints.len(), skeleton.joints.len(), "{rel}");
-        assert_eq!(back.animations.len(), original.animations.len(), "{rel}");
-        for (a, b) in skeleton.joints.iter().zip(joints) {
-            let moved = a.position().distance(b.position());
+/// A rigged character keeps its joints, clips and (strongest 4, normalised) weights through an
+/// export; an unrigged one is skipped.
+fn assert_rig_round_trips(original: &Character, rel: &str) {
+    let Some(skeleton) = original.skeleton.as_ref() else {
+        return;
+    };
+    let back = round_trip(original, &ExportOptions::default());
+    let scale = original.mesh.bounds().diagonal();
+    let joints = &back.skeleton.as_ref().unwrap().joints;
+    assert_eq!(joints.len(), skeleton.joints.len(), "{rel}");
+    assert_eq!(back.animations.len(), original.animations.len(), "{rel}");
+    for (a, b) in skeleton.joints.iter().zip(joints) {
+        let moved = a.position().distance(b.position());
+        assert!(
+            moved <= 1e-5 * scale,
+            "{rel}: joint {} moved {moved}",
+            a.name
+        );
+    }
+    // Weights as a 4-influence engine sees them: the strongest 4, normalised.
+    let (w0, w1) = (original.skin.as_ref().unwrap(), back.skin.as_ref().unwrap());
+    for v in 0..w0.vertex_count() {
+        let want = top_influences(w0.influences(v), 4);
+        if want.is_empty() {
+            continue; // bound to nothing: the exporter picks the nearest joint
+        }
+        let got = w1.influences(v);
+        for i in &want {
+            let g = got
+                .iter()
+                .find(|g| g.joint == i.joint)
+                .map_or(0.0, |g| g.weight);
             assert!(
-                moved <= 1e-5 * scale,
-                "{rel}: joint {} moved {moved}",
-                a.name
+                (g - i.weight).abs() <= 1e-3,
+                "{rel}: vertex {v} joint {:?}",
+                i.joint
             );
         }
-        // Weights as a 4-influence engine sees them: the strongest 4, normalised.
-        let (w0, w1) = (original.skin.as_ref().unwrap(), back.skin.as_ref().unwrap());
-        for v in 0..w0.vertex_count() {
-            let want = top_influences(w0.influences(v), 4);
-            if want.is_empty() {
-                continue; // bound to nothing: the exporter picks the nearest joint
-            }
-            let got = w1.influences(v);
-            for i in &want {
-                let g = got
-                    .iter()
-                    .find(|g| g.joint == i.joint)
-                    .map_or(0.0, |g| g.weight);
+    }
+}
+
+#[test]
+fn every_rig_of_the_test_data_round_trips() {
+    let root = common::data("");
+    let files = eval_and_training_glbs(&root);
+    assert!(files.len() >= 12, "found only {} files", files.len());
+    for rel in files {
+        assert_rig_round_trips(&load(&rel), &rel);
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/data (or RIGKIT_DATA): run with --ignored"]
+fn every_eval_and_training_rig_round_trips() {
+    let root = common::shared("");
+    let files = eval_and_training_glbs(&root);
+    assert!(
+        files.len() > 140,
+        "found only {} files in {}",
+        files.len(),
+        root.display()
+    );
+    for rel in files {
+        assert_rig_round_trips(&common::load_path(&root.join(&rel), &rel), &rel);
+    }
+}
+
+/// Every clip comes back with the same name, key times and joint poses; without animations
+/// asked for, none.
+fn assert_clips_round_trip(original: &Character, rel: &str) {
+    assert!(!original.animations.is_empty(), "{rel} has animations");
+    let skeleton = original.skeleton.as_ref().unwrap();
+    let scale = original.mesh.bounds().diagonal();
+    let back = round_trip(original, &ExportOptions::default());
+    assert_eq!(back.animations.len(), original.animations.len(), "{rel}");
+    for (a, b) in original.animations.iter().zip(&back.animations) {
+        assert_eq!(a.name, b.name, "{rel}");
+        assert_eq!(a.times.len(), b.times.len(), "{rel} '{}'", a.name);
+        for f in 0..a.frame_count() {
+            assert!((a.times[f] - b.times[f]).abs() < 1e-6, "{rel}");
+            let (wa, wb) = (a.world_matrices(skeleton, f), b.world_matrices(skeleton, f));
+            for (j, (ma, mb)) in wa.iter().zip(&wb).enumerate() {
+                let d = (ma.w_axis - mb.w_axis).truncate().length();
                 assert!(
-                    (g - i.weight).abs() <= 1e-3,
-                    "{rel}: vertex {v} joint {:?}",
-                    i.joint
+                    d <= 1e-5 * scale,
+                    "{rel} '{}' frame {f}: joint {j} moved {d}",
+                    a.name
                 );
             }
         }
     }
+    let without = ExportOptions {
+        animations: false,
+        ..Default::default()
+    };
+    assert!(round_trip(original, &without).animations.is_empty());
 }
 
 #[test]
@@ -217,35 +289,9 @@ fn animation_clips_round_trip() {
         "eval/Fox.glb",
         "eval/CesiumMan.glb",
         "eval/RobotExpressive.glb",
-        "eval/quaternius-mech_pack/George.glb",
+        MECH,
     ] {
-        let original = load(rel);
-        assert!(!original.animations.is_empty(), "{rel} has animations");
-        let skeleton = original.skeleton.as_ref().unwrap();
-        let scale = original.mesh.bounds().diagonal();
-        let back = round_trip(&original, &ExportOptions::default());
-        assert_eq!(back.animations.len(), original.animations.len(), "{rel}");
-        for (a, b) in original.animations.iter().zip(&back.animations) {
-            assert_eq!(a.name, b.name, "{rel}");
-            assert_eq!(a.times.len(), b.times.len(), "{rel} '{}'", a.name);
-            for f in 0..a.frame_count() {
-                assert!((a.times[f] - b.times[f]).abs() < 1e-6, "{rel}");
-                let (wa, wb) = (a.world_matrices(skeleton, f), b.world_matrices(skeleton, f));
-                for (j, (ma, mb)) in wa.iter().zip(&wb).enumerate() {
-                    let d = (ma.w_axis - mb.w_axis).truncate().length();
-                    assert!(
-                        d <= 1e-5 * scale,
-                        "{rel} '{}' frame {f}: joint {j} moved {d}",
-                        a.name
-                    );
-                }
-            }
-        }
-        let without = ExportOptions {
-            animations: false,
-            ..Default::default()
-        };
-        assert!(round_trip(&original, &without).animations.is_empty());
+        assert_clips_round_trip(&load(rel), rel);
     }
 }
 

@@ -26,57 +26,65 @@ fn fraction_of_joints_within_bounds(c: &Character, slack: f32) -> f32 {
     inside as f32 / joints.len() as f32
 }
 
-#[test]
-fn every_eval_character_imports_with_its_skeleton() {
-    let mut files = Vec::new();
-    for dir in [
-        "eval",
-        "eval/quaternius-easy_enemies_pack",
-        "eval/quaternius-mech_pack",
-    ] {
-        for entry in std::fs::read_dir(data(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "glb") {
-                files.push(format!(
-                    "{dir}/{}",
-                    path.file_name().unwrap().to_string_lossy()
-                ));
-            }
-        }
+/// What every real rigged character must import with: its skeleton (parents first), a mesh with
+/// normals and finite positions, a skin over every vertex, and a rest pose that puts the joints
+/// on the mesh.
+fn assert_imports_with_its_skeleton(c: &Character, rel: &str) {
+    let info = c.info();
+    let skeleton = c
+        .skeleton
+        .as_ref()
+        .unwrap_or_else(|| panic!("{rel} lost its skeleton"));
+    assert!(info.joints >= 2, "{rel}: {} joints", info.joints);
+    assert!(info.triangles > 0 && info.vertices > 0, "{rel}");
+    assert_eq!(c.mesh.normals.len(), info.vertices, "{rel}");
+    assert!(c.mesh.positions.iter().all(|p| p.is_finite()), "{rel}");
+    // Parents come first, so one pass of forward kinematics suffices later.
+    for (i, j) in skeleton.joints.iter().enumerate() {
+        assert!(
+            j.parent.is_none_or(|p| p.index() < i),
+            "{rel}: joint {i} before its parent"
+        );
     }
+    // A wrong rest pose (node transforms or inverse binds misapplied) moves most joints off.
+    let inside = fraction_of_joints_within_bounds(c, 0.05);
     assert!(
-        files.len() >= 14,
-        "expected the whole eval set, found {files:?}"
+        inside >= 0.85,
+        "{rel}: only {inside} of joints near the mesh"
+    );
+    assert_eq!(
+        c.skin.as_ref().unwrap().vertex_count(),
+        info.vertices,
+        "{rel}"
+    );
+}
+
+#[test]
+fn every_eval_character_of_the_test_data_imports_with_its_skeleton() {
+    let files = common::files_under(&data("eval"), "glb");
+    assert!(
+        files.len() >= 9,
+        "expected the eval characters of tests/data, found {files:?}"
     );
     for rel in files {
-        let c = load(&rel);
-        let info = c.info();
-        let skeleton = c
-            .skeleton
-            .as_ref()
-            .unwrap_or_else(|| panic!("{rel} lost its skeleton"));
-        assert!(info.joints >= 2, "{rel}: {} joints", info.joints);
-        assert!(info.triangles > 0 && info.vertices > 0, "{rel}");
-        assert_eq!(c.mesh.normals.len(), info.vertices, "{rel}");
-        assert!(c.mesh.positions.iter().all(|p| p.is_finite()), "{rel}");
-        // Parents come first, so one pass of forward kinematics suffices later.
-        for (i, j) in skeleton.joints.iter().enumerate() {
-            assert!(
-                j.parent.is_none_or(|p| p.index() < i),
-                "{rel}: joint {i} before its parent"
-            );
-        }
-        // A wrong rest pose (node transforms or inverse binds misapplied) moves most joints off.
-        let inside = fraction_of_joints_within_bounds(&c, 0.05);
-        assert!(
-            inside >= 0.85,
-            "{rel}: only {inside} of joints near the mesh"
-        );
-        assert_eq!(
-            c.skin.as_ref().unwrap().vertex_count(),
-            info.vertices,
-            "{rel}"
-        );
+        let rel = format!("eval/{rel}");
+        assert_imports_with_its_skeleton(&load(&rel), &rel);
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/data (or RIGKIT_DATA): run with --ignored"]
+fn every_eval_character_imports_with_its_skeleton() {
+    let eval = common::shared("eval");
+    let files = common::files_under(&eval, "glb");
+    assert!(
+        files.len() >= 14,
+        "expected the whole eval set in {}, found {files:?}",
+        eval.display()
+    );
+    for rel in files {
+        let c = common::load_path(&eval.join(&rel), &rel);
+        assert_imports_with_its_skeleton(&c, &format!("eval/{rel}"));
     }
 }
 

@@ -100,7 +100,7 @@ fn a_walk_retargeted_onto_other_proportions_keeps_the_feet_on_the_ground() {
     let bvh = cmu("01_01.bvh");
     let source = SourceMotion::from_bvh(&bvh, "01_01").unwrap();
     for file in [
-        "train/mesh2motion-variations/human-female.glb",
+        "train/mesh2motion-variations/human-zombie.glb",
         "eval/mannequiny.glb",
     ] {
         let character = common::load(file);

@@ -9,19 +9,17 @@ import { fileURLToPath } from 'node:url';
 
 import validator from 'gltf-validator';
 
+import { data, readData } from './data.mjs';
 import { serve } from './server.mjs';
 import { dropFiles, keepViewport, launch, openApp, viewportDifference, viewportPixels } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
 const dist = process.env.RIGKIT_DIST || path.join(repo, 'dist');
-const data = process.env.RIGKIT_DATA || path.resolve(repo, '..', 'shared', 'data');
 const artifacts = path.join(repo, 'target', 'e2e');
 const bin = process.env.RIGKIT_BIN
   || path.join(process.env.CARGO_TARGET_DIR || path.join(repo, 'target'), 'debug', 'rigkit');
 fs.mkdirSync(artifacts, { recursive: true });
-
-const readData = (rel) => ({ name: path.basename(rel), bytes: fs.readFileSync(path.join(data, rel)) });
 
 /** Every request must stay on the page's own origin: rigkit never uploads anything. */
 function assertSameOrigin(requests, origin) {
