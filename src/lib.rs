@@ -14,10 +14,13 @@
 //! assumed, and nothing is moved or rescaled on the way in or out.
 
 pub mod anim;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod blocking;
 pub mod character;
 #[cfg(feature = "compute")]
 pub mod compute;
 pub mod dataset;
+pub mod document;
 pub mod edit;
 pub mod error;
 pub mod eval;

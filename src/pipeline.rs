@@ -2,7 +2,13 @@
 //! fit a skeleton, then skin it, reporting each stage as it starts — geometrically, or with
 //! the learned heads refining the geometric result.
 
+use std::ops::Deref;
+
 use crate::Character;
+use crate::export::{ExportOptions, export_glb};
+use crate::io::InputFile;
+#[cfg(feature = "compute")]
+pub use crate::neural::{Networks, NeuralError};
 use crate::skeleton::{AutoOptions, Body, RigError, SkeletonSource, Template, skeleton_in};
 use crate::skin::{SkinOptions, geodesic_skin};
 
@@ -73,28 +79,44 @@ impl std::str::FromStr for Methods {
     }
 }
 
-/// The stages of [`rig_character`], in order, for progress displays.
+/// The stages of a rig, in order, for progress displays: [`rig_character`] reports the middle
+/// three, [`rig_files`] all five.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
+    /// Reading the files given.
+    Parse,
     /// Voxelising the body the skeleton is fitted in.
     Voxelise,
     /// Fitting the skeleton inside the body (and refining its joints).
     Skeleton,
-    /// Geodesic skin weights for the new skeleton.
+    /// Skin weights for the new skeleton.
     Skin,
+    /// Writing the rigged GLB.
+    Export,
 }
 
 impl Stage {
+    pub const ALL: [Self; 5] = [
+        Self::Parse,
+        Self::Voxelise,
+        Self::Skeleton,
+        Self::Skin,
+        Self::Export,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
+            Self::Parse => "parse",
             Self::Voxelise => "voxelise",
             Self::Skeleton => "skeleton",
             Self::Skin => "skin",
+            Self::Export => "export",
         }
     }
 }
 
-/// Why a rig failed: the skeleton did not fit or the skin could not be computed.
+/// Why a rig failed: the skeleton did not fit, the skin could not be computed or a learned
+/// stage failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PipelineError {
     #[error(transparent)]
@@ -102,43 +124,85 @@ pub enum PipelineError {
     #[error(transparent)]
     Skin(#[from] crate::skin::SkinError),
     #[error("the learned rigger failed: {0}")]
-    Neural(String),
+    Neural(#[from] NeuralError),
 }
 
-/// Rigs `character` in place by `methods`: a new skeleton from `source` and skin weights
-/// with at most `max_influences` per vertex. The skeleton head only refines automatic
-/// skeletons (see [`refines`]). Animations and the humanoid bone map of any
-/// previous skeleton no longer fit and are dropped. `progress` hears each stage as it begins.
-/// On error the character is left exactly as it was.
+/// What to rig: where the skeleton comes from, how each stage is computed and how many
+/// weights a vertex keeps.
+#[derive(Debug, Clone)]
+pub struct RigRequest {
+    pub source: SkeletonSource,
+    pub methods: Methods,
+    /// 4 or 8: what glTF's `JOINTS_n` sets hold.
+    pub max_influences: usize,
+}
+
+impl Default for RigRequest {
+    fn default() -> Self {
+        Self {
+            source: SkeletonSource::Template(Template::Auto),
+            methods: Methods::BEST,
+            max_influences: 4,
+        }
+    }
+}
+
+impl RigRequest {
+    /// Whether any learned stage runs for this request (the caller need not start a device
+    /// otherwise).
+    pub fn runs_networks(&self) -> bool {
+        (self.methods.skeleton == Method::Neural && refines(&self.source))
+            || self.methods.skin == Method::Neural
+    }
+}
+
+/// Rigs `character` in place as `request` says: a new skeleton and skin weights. Networks
+/// come from `networks`, called at most once and only when a learned stage runs (the browser
+/// hands over its GPU's copy, native callers the CPU's). Device read-backs are awaited, so
+/// the browser stays responsive; native callers block on it with [`rig_character`].
+/// Animations and the humanoid bone map of any previous skeleton no longer fit and are
+/// dropped. `progress` hears each stage as it begins. On error the character is left exactly
+/// as it was.
 ///
 /// # Errors
-/// [`PipelineError`] when the skeleton does not fit or the mesh cannot be skinned.
-pub fn rig_character(
+/// [`PipelineError`] when the skeleton does not fit, the mesh cannot be skinned or a learned
+/// stage fails.
+pub async fn rig_character_async<N: Deref<Target = Networks>>(
     character: &mut Character,
-    source: &SkeletonSource,
-    max_influences: usize,
-    methods: Methods,
+    request: &RigRequest,
+    networks: impl FnOnce() -> Result<N, NeuralError>,
     mut progress: impl FnMut(Stage),
 ) -> Result<(), PipelineError> {
     let options = AutoOptions::default();
+    let mesh = &character.mesh;
     progress(Stage::Voxelise);
-    let body = Body::of(&character.mesh, &options)?;
+    let body = Body::of(mesh, &options)?;
     progress(Stage::Skeleton);
-    let mut skeleton = skeleton_in(&character.mesh, &body, source, &options)?;
-    // The models are loaded once per rig, by the first stage that needs them.
-    let mut networks = None;
-    if methods.skeleton == Method::Neural && refines(source) {
-        skeleton = neural::refine_skeleton(&mut networks, &character.mesh, &skeleton)?;
+    let mut skeleton = skeleton_in(mesh, &body, &request.source, &options)?;
+    let networks = if request.runs_networks() {
+        Some(networks()?)
+    } else {
+        None
+    };
+    if let Some(n) = &networks
+        && request.methods.skeleton == Method::Neural
+        && refines(&request.source)
+    {
+        skeleton = n.refine_skeleton_async(mesh, &skeleton).await?;
     }
     progress(Stage::Skin);
-    let skin = if methods.skin == Method::Neural {
-        neural::skin(&mut networks, &character.mesh, &skeleton, max_influences)?
-    } else {
-        let options = SkinOptions {
-            max_influences,
-            ..SkinOptions::default()
-        };
-        geodesic_skin(&character.mesh, &skeleton, &options)?
+    let skin = match &networks {
+        Some(n) if request.methods.skin == Method::Neural => {
+            n.skin_async(mesh, &skeleton, request.max_influences)
+                .await?
+        }
+        _ => {
+            let options = SkinOptions {
+                max_influences: request.max_influences,
+                ..SkinOptions::default()
+            };
+            geodesic_skin(mesh, &skeleton, &options)?
+        }
     };
     character.skeleton = Some(skeleton);
     character.skin = Some(skin);
@@ -147,81 +211,100 @@ pub fn rig_character(
     Ok(())
 }
 
+/// [`rig_character_async`] with the shipped networks on the CPU, blocking until done.
+///
+/// # Errors
+/// As [`rig_character_async`].
+#[cfg(not(target_arch = "wasm32"))]
+pub fn rig_character(
+    character: &mut Character,
+    request: &RigRequest,
+    progress: impl FnMut(Stage),
+) -> Result<(), PipelineError> {
+    crate::blocking::block_on(rig_character_async(
+        character,
+        request,
+        bundled_on_cpu,
+        progress,
+    ))
+}
+
+/// The shipped networks on the CPU backend.
+///
+/// # Errors
+/// [`NeuralError::Model`] if a record does not load; without the `compute` feature, always.
+pub fn bundled_on_cpu() -> Result<Box<Networks>, NeuralError> {
+    #[cfg(feature = "compute")]
+    return Networks::bundled(&crate::compute::cpu_device()).map(Box::new);
+    #[cfg(not(feature = "compute"))]
+    return Err(NeuralError::Unavailable);
+}
+
+/// Files in, a rigged GLB out: what the page's worker, the CLI and the packages run. The
+/// files are read as [`crate::io::import_files`] reads them (a `.gltf` with its `.bin`
+/// files, an `.obj` with its `.mtl`), rigged as `request` says and exported with
+/// `request.max_influences` weights per vertex. `progress` hears all five [`Stage`]s.
+///
+/// # Errors
+/// [`crate::Error`] naming the stage that failed: import, rig or export.
+pub async fn rig_files<N: Deref<Target = Networks>>(
+    files: &[InputFile<'_>],
+    request: &RigRequest,
+    networks: impl FnOnce() -> Result<N, NeuralError>,
+    mut progress: impl FnMut(Stage),
+) -> Result<Vec<u8>, crate::Error> {
+    progress(Stage::Parse);
+    let mut character = crate::io::import_files(files, &crate::Limits::default())?;
+    rig_character_async(&mut character, request, networks, &mut progress).await?;
+    progress(Stage::Export);
+    let options = ExportOptions {
+        max_influences: request.max_influences,
+        ..ExportOptions::default()
+    };
+    Ok(export_glb(&character, &options)?)
+}
+
 /// Whether the skeleton head refines skeletons from `source`: automatic ones only, what it
 /// was trained on; templates and given skeletons keep their fit.
 pub fn refines(source: &SkeletonSource) -> bool {
     matches!(source, SkeletonSource::Template(Template::Auto))
 }
 
-/// The learned stages on the CPU backend, with the shipped models.
-#[cfg(feature = "compute")]
-mod neural {
-    use super::PipelineError;
-    use crate::compute::cpu_device;
-    use crate::mesh::Mesh;
-    use crate::neural::Networks;
-    use crate::rig::{Skeleton, SkinWeights};
-
-    /// The shipped models, loaded into `loaded` on first use.
-    fn networks(loaded: &mut Option<Networks>) -> Result<&Networks, PipelineError> {
-        if loaded.is_none() {
-            let networks = Networks::bundled(&cpu_device())
-                .map_err(|e| PipelineError::Neural(e.to_string()))?;
-            *loaded = Some(networks);
-        }
-        loaded
-            .as_ref()
-            .ok_or_else(|| PipelineError::Neural("the models did not load".into()))
-    }
-
-    pub fn refine_skeleton(
-        loaded: &mut Option<Networks>,
-        mesh: &Mesh,
-        proposal: &Skeleton,
-    ) -> Result<Skeleton, PipelineError> {
-        networks(loaded)?
-            .refine_skeleton(mesh, proposal)
-            .map_err(|e| PipelineError::Neural(e.to_string()))
-    }
-
-    pub fn skin(
-        loaded: &mut Option<Networks>,
-        mesh: &Mesh,
-        skeleton: &Skeleton,
-        max_influences: usize,
-    ) -> Result<SkinWeights, PipelineError> {
-        networks(loaded)?
-            .skin(mesh, skeleton, max_influences)
-            .map_err(|e| PipelineError::Neural(e.to_string()))
-    }
-}
-
-/// Without the `compute` feature there are no networks to run.
+/// Without the `compute` feature there are no networks: requests for them fail with a reason.
 #[cfg(not(feature = "compute"))]
-mod neural {
-    use super::PipelineError;
+mod no_networks {
     use crate::mesh::Mesh;
     use crate::rig::{Skeleton, SkinWeights};
 
-    const MISSING: &str = "this build has no neural models (the compute feature is off)";
+    /// Why a learned stage cannot run in this build.
+    #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+    pub enum NeuralError {
+        #[error("this build has no neural models (the compute feature is off)")]
+        Unavailable,
+    }
 
-    /// Stands in for the models this build cannot have.
+    /// Stands in for the models this build cannot have; it has no values.
     pub enum Networks {}
 
-    pub fn refine_skeleton(
-        _: &mut Option<Networks>,
-        _: &Mesh,
-        _: &Skeleton,
-    ) -> Result<Skeleton, PipelineError> {
-        Err(PipelineError::Neural(MISSING.into()))
-    }
+    impl Networks {
+        pub async fn refine_skeleton_async(
+            &self,
+            _: &Mesh,
+            _: &Skeleton,
+        ) -> Result<Skeleton, NeuralError> {
+            match *self {}
+        }
 
-    pub fn skin(
-        _: &mut Option<Networks>,
-        _: &Mesh,
-        _: &Skeleton,
-        _: usize,
-    ) -> Result<SkinWeights, PipelineError> {
-        Err(PipelineError::Neural(MISSING.into()))
+        pub async fn skin_async(
+            &self,
+            _: &Mesh,
+            _: &Skeleton,
+            _: usize,
+        ) -> Result<SkinWeights, NeuralError> {
+            match *self {}
+        }
     }
 }
+
+#[cfg(not(feature = "compute"))]
+pub use no_networks::{Networks, NeuralError};

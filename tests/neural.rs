@@ -17,8 +17,8 @@ use rigkit::neural::{
     CANDIDATES, GEOMETRIC_WEIGHT, JointInputs, NETWORK_SHARE, Networks, NeuralError, PAIR_FEATURES,
     SkinNet, SkinTensors, model_from_bytes, moved_skeleton, read, skin_inputs, skin_weights_from,
 };
-use rigkit::pipeline::{Method, Methods, rig_character};
-use rigkit::skeleton::{AutoOptions, SkeletonSource, Template, auto_skeleton};
+use rigkit::pipeline::{Method, Methods, RigRequest, rig_character};
+use rigkit::skeleton::{AutoOptions, auto_skeleton};
 
 fn networks() -> Networks {
     Networks::bundled(&cpu_device()).expect("the shipped models load")
@@ -32,14 +32,11 @@ fn neural_rig_of_real_characters_has_joints_inside_and_normalised_weights() {
         "eval/Fox.glb",
     ] {
         let mut c = load(rel);
-        rig_character(
-            &mut c,
-            &SkeletonSource::Template(Template::Auto),
-            4,
-            Methods::all(Method::Neural),
-            |_| {},
-        )
-        .unwrap();
+        let request = RigRequest {
+            methods: Methods::all(Method::Neural),
+            ..RigRequest::default()
+        };
+        rig_character(&mut c, &request, |_| {}).unwrap();
         let (skeleton, skin) = (c.skeleton.as_ref().unwrap(), c.skin.as_ref().unwrap());
         let inside = skeleton
             .joints

@@ -201,3 +201,50 @@ fn the_skeleton_follows_the_mesh_into_any_frame() {
     let m = skeleton_metrics(&b, &expected, &moved.bounds());
     assert!(m.cd_j2j < 1.0, "{m:?}");
 }
+
+/// The pipeline every shell runs: files in, all five stages announced in order, a rigged GLB
+/// out that reads back with the new skeleton and a weight on every vertex.
+#[test]
+fn rig_files_announces_every_stage_and_writes_a_rigged_glb() {
+    use rigkit::pipeline::{RigRequest, Stage, bundled_on_cpu, rig_files};
+    let bytes = common::read("eval/quaternius-easy_enemies_pack/Rat.glb");
+    let files = [rigkit::io::InputFile {
+        name: "rat.glb",
+        bytes: &bytes,
+    }];
+    let mut heard = Vec::new();
+    let glb = rigkit::blocking::block_on(rig_files(
+        &files,
+        &RigRequest::default(),
+        bundled_on_cpu,
+        |stage| heard.push(stage),
+    ))
+    .unwrap();
+    assert_eq!(heard, Stage::ALL);
+    let rigged = rigkit::io::import(&glb, "rigged.glb", &rigkit::Limits::default()).unwrap();
+    // The automatic skeleton replaced the artist's.
+    let names: Vec<String> = rigged
+        .skeleton
+        .unwrap()
+        .joints
+        .into_iter()
+        .map(|j| j.name)
+        .collect();
+    assert!(names.iter().any(|n| n == "root") && names.iter().any(|n| n.starts_with("chain")));
+    let skin = rigged.skin.unwrap();
+    assert_eq!(skin.vertex_count(), rigged.mesh.vertex_count());
+    assert!((0..skin.vertex_count()).all(|v| !skin.influences(v).is_empty()));
+    // A bad file is refused with its name, not a panic.
+    let broken = [rigkit::io::InputFile {
+        name: "broken.glb",
+        bytes: b"glTF\x02\0\0\0",
+    }];
+    let err = rigkit::blocking::block_on(rig_files(
+        &broken,
+        &RigRequest::default(),
+        bundled_on_cpu,
+        |_| {},
+    ))
+    .unwrap_err();
+    assert!(err.to_string().contains("broken.glb"), "{err}");
+}

@@ -61,13 +61,7 @@ impl Clip {
 
     /// The joints' world matrices at `time` seconds.
     pub fn world_at(&self, skeleton: &Skeleton, time: f32) -> Vec<Mat4> {
-        let locals = self.locals_at(time);
-        let mut world: Vec<Mat4> = Vec::with_capacity(skeleton.joints.len());
-        for (joint, local) in skeleton.joints.iter().zip(&locals) {
-            let parent = joint.parent.map_or(Mat4::IDENTITY, |p| world[p.index()]);
-            world.push(parent * local.to_mat4());
-        }
-        world
+        pose_world(skeleton, &self.locals_at(time))
     }
 
     /// Whether this clip can drive `skeleton`.
@@ -78,28 +72,22 @@ impl Clip {
 
     /// The joints' world matrices at key `frame` (forward kinematics; parents come first).
     pub fn world_matrices(&self, skeleton: &Skeleton, frame: usize) -> Vec<Mat4> {
-        let locals = self.frame(frame);
-        let mut world: Vec<Mat4> = Vec::with_capacity(skeleton.joints.len());
-        for (joint, local) in skeleton.joints.iter().zip(locals) {
-            let parent = joint.parent.map_or(Mat4::IDENTITY, |p| world[p.index()]);
-            world.push(parent * local.to_mat4());
-        }
-        world
+        pose_world(skeleton, self.frame(frame))
     }
+}
+
+/// The joints' world matrices with each joint at `locals[j]` relative to its parent.
+pub fn pose_world(skeleton: &Skeleton, locals: &[Transform]) -> Vec<Mat4> {
+    let locals: Vec<Mat4> = locals.iter().map(|l| l.to_mat4()).collect();
+    skeleton.world_from_locals(&locals)
 }
 
 /// Each joint's local bind transform (parent⁻¹ × world), the pose a clip departs from.
 pub fn rest_locals(skeleton: &Skeleton) -> Vec<Transform> {
     skeleton
-        .joints
-        .iter()
-        .map(|joint| {
-            let parent = joint
-                .parent
-                .and_then(|p| skeleton.joint(p))
-                .map_or(Mat4::IDENTITY, |p| p.world_bind);
-            Transform::from_mat4(parent.inverse() * joint.world_bind)
-        })
+        .locals_from_world(&skeleton.bind_world())
+        .into_iter()
+        .map(Transform::from_mat4)
         .collect()
 }
 

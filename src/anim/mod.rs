@@ -11,7 +11,7 @@ mod skinning;
 mod transform;
 
 pub use body_plan::{BodyPlan, Chain};
-pub use clip::{Clip, rest_locals};
+pub use clip::{Clip, pose_world, rest_locals};
 pub use joint_map::joint_map;
 pub use packed_influences::{PACKED_INFLUENCES, PackedInfluences, skinning_texels};
 pub use procedural::{Motion, MotionError, procedural_clip};

@@ -11,7 +11,9 @@ use glam::{Mat4, Quat, Vec3};
 
 use super::joint_map::joint_map;
 use super::{Clip, Transform, rest_locals};
+use crate::Limits;
 use crate::io::bvh::Bvh;
+use crate::io::{Format, ImportError, detect_format, import, read_bvh};
 use crate::rig::{HumanoidRole, JointId, Skeleton, humanoid_roles};
 
 /// Frames per second of retargeted clips: smooth to the eye, small to export.
@@ -30,8 +32,18 @@ pub struct SourceMotion {
 }
 
 /// Why a motion cannot drive a skeleton.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RetargetError {
+    #[error(transparent)]
+    Import(#[from] ImportError),
+    #[error("'{name}' has no animation clip to retarget")]
+    NoClip { name: String },
+    #[error("'{name}' has {clips} clips; there is no clip {index}")]
+    NoSuchClip {
+        name: String,
+        clips: usize,
+        index: usize,
+    },
     #[error("'{0}' has no frames to play")]
     NoFrames(String),
     #[error("no joint of '{0}' could be matched to the character's skeleton")]
@@ -41,6 +53,46 @@ pub enum RetargetError {
 }
 
 impl SourceMotion {
+    /// The motion in the file `name`: a BVH capture (named after the file), or clip `clip` of a
+    /// rigged GLB/glTF/VRM (named as in the file).
+    ///
+    /// # Errors
+    /// [`RetargetError::Import`] for a file that cannot be read, [`RetargetError::NoClip`] or
+    /// [`RetargetError::NoSuchClip`] when it holds no such clip.
+    pub fn import(
+        bytes: &[u8],
+        name: &str,
+        clip: usize,
+        limits: &Limits,
+    ) -> Result<Self, RetargetError> {
+        if bytes.len() > limits.max_file_bytes {
+            return Err(ImportError::TooLarge {
+                name: name.into(),
+                bytes: bytes.len(),
+                limit: limits.max_file_bytes,
+            }
+            .into());
+        }
+        if detect_format(bytes, name)? == Format::Bvh {
+            let stem = crate::io::file_name(name);
+            let stem = stem.rsplit_once('.').map_or(stem.as_str(), |(s, _)| s);
+            return Self::from_bvh(&read_bvh(bytes, name)?, stem);
+        }
+        let other = import(bytes, name, limits)?;
+        let (Some(skeleton), false) = (&other.skeleton, other.animations.is_empty()) else {
+            return Err(RetargetError::NoClip { name: name.into() });
+        };
+        let found = other
+            .animations
+            .get(clip)
+            .ok_or_else(|| RetargetError::NoSuchClip {
+                name: name.into(),
+                clips: other.animations.len(),
+                index: clip,
+            })?;
+        Self::from_clip(skeleton, found)
+    }
+
     /// A BVH capture, resampled at [`RETARGET_FPS`]. End sites become tip joints.
     pub fn from_bvh(bvh: &Bvh, name: &str) -> Result<Self, RetargetError> {
         let skeleton = bvh.to_skeleton();
@@ -146,9 +198,7 @@ pub fn retarget(
     let feet = feet(target);
     let mut posed: Vec<Vec<Mat4>> = Vec::with_capacity(source.world.len());
     for frame in &source.world {
-        let mut world: Vec<Mat4> = Vec::with_capacity(target.joints.len());
-        for (t, joint) in target.joints.iter().enumerate() {
-            let parent = joint.parent.map_or(Mat4::IDENTITY, |p| world[p.index()]);
+        let world = target.world_with(|t, parent| {
             let (scale, rest_rotation, rest_position) = target_rest[t];
             let inherited = parent * rest[t].to_mat4();
             let (_, inherited_rotation, inherited_position) =
@@ -168,10 +218,8 @@ pub fn retarget(
                 }
                 _ => inherited_position,
             };
-            world.push(Mat4::from_scale_rotation_translation(
-                scale, rotation, position,
-            ));
-        }
+            Mat4::from_scale_rotation_translation(scale, rotation, position)
+        });
         posed.push(world);
     }
     if options.keep_feet_above_ground
@@ -182,10 +230,8 @@ pub fn retarget(
     }
     let mut locals = Vec::with_capacity(posed.len() * target.joints.len());
     for world in &posed {
-        for (t, joint) in target.joints.iter().enumerate() {
-            let parent = joint.parent.map_or(Mat4::IDENTITY, |p| world[p.index()]);
-            locals.push(Transform::from_mat4(parent.inverse() * world[t]));
-        }
+        let frame = target.locals_from_world(world);
+        locals.extend(frame.into_iter().map(Transform::from_mat4));
     }
     Ok(Clip {
         name: source.name.clone(),

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
+use rigkit::Limits;
 use rigkit::anim::{
     Clip, Motion, RetargetOptions, SourceMotion, joint_map, procedural_clip, retarget,
 };
 use rigkit::export::{ExportOptions, export_glb};
-use rigkit::io::bvh::Bvh;
 use rigkit::rig::Skeleton;
 
 pub fn animate(args: &[String]) -> Result<(), String> {
@@ -70,28 +70,11 @@ fn make_clip(
     skeleton: &Skeleton,
     options: &RetargetOptions,
 ) -> Result<(Clip, usize), String> {
-    let lower = motion.to_ascii_lowercase();
-    let source = if lower.ends_with(".bvh") {
-        let text =
-            std::fs::read_to_string(motion).map_err(|e| format!("cannot read '{motion}': {e}"))?;
-        let bvh = Bvh::parse(&text, motion).map_err(|e| e.to_string())?;
-        let name = Path::new(motion)
-            .file_stem()
-            .map_or_else(|| motion.to_owned(), |s| s.to_string_lossy().into_owned());
-        SourceMotion::from_bvh(&bvh, &name).map_err(|e| e.to_string())?
-    } else if [".glb", ".gltf", ".vrm"].iter().any(|e| lower.ends_with(e)) {
-        let other = super::load(motion)?;
-        let other_skeleton = other
-            .skeleton
-            .as_ref()
-            .ok_or_else(|| format!("'{motion}' has no skeleton to take a clip from"))?;
-        let clip = other.animations.get(clip_index).ok_or_else(|| {
-            format!(
-                "'{motion}' has {} clips; there is no clip {clip_index}",
-                other.animations.len()
-            )
-        })?;
-        SourceMotion::from_clip(other_skeleton, clip).map_err(|e| e.to_string())?
+    let path = Path::new(motion);
+    let source = if motion.contains('.') || path.is_file() {
+        let bytes = super::read_capped(path, &Limits::default())?;
+        SourceMotion::import(&bytes, motion, clip_index, &Limits::default())
+            .map_err(|e| e.to_string())?
     } else {
         let kind = Motion::from_name(motion).ok_or_else(|| {
             let names: Vec<&str> = Motion::ALL.iter().map(|m| m.name()).collect();

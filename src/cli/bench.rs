@@ -207,14 +207,18 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     }
     character.skeleton = None;
     character.skin = None;
-    let source = rigkit::skeleton::SkeletonSource::Template(template);
+    let request = rigkit::pipeline::RigRequest {
+        source: rigkit::skeleton::SkeletonSource::Template(template),
+        methods,
+        max_influences: 4,
+    };
     let mut seconds = Vec::with_capacity(runs);
     let mut joints = 0;
     for _ in 0..runs.max(1) {
         let mut rigged = character.clone();
         let start = Instant::now();
         // The whole pipeline as `rigkit rig` runs it (the neural method loads its models too).
-        rigkit::pipeline::rig_character(&mut rigged, &source, 4, methods, |_| {})
+        rigkit::pipeline::rig_character(&mut rigged, &request, |_| {})
             .map_err(|e| e.to_string())?;
         seconds.push(start.elapsed().as_secs_f64());
         joints = rigged.skeleton.as_ref().map_or(0, |s| s.joints.len());

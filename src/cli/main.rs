@@ -144,7 +144,7 @@ fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
-fn read_capped(path: &std::path::Path, limits: &Limits) -> Result<Vec<u8>, String> {
+pub(crate) fn read_capped(path: &std::path::Path, limits: &Limits) -> Result<Vec<u8>, String> {
     let shown = path.display();
     let size = std::fs::metadata(path)
         .map_err(|e| format!("cannot read '{shown}': {e}"))?
@@ -191,8 +191,9 @@ fn info(args: &[String]) -> Result<(), String> {
     let [path] = files.as_slice() else {
         return Err(format!("info takes one FILE\n\n{USAGE}"));
     };
-    if path.to_ascii_lowercase().ends_with(".bvh") {
-        return bvh_info(path, json);
+    let bytes = read_capped(std::path::Path::new(path.as_str()), &Limits::default())?;
+    if rigkit::io::detect_format(&bytes, path).ok() == Some(rigkit::io::Format::Bvh) {
+        return bvh_info(&bytes, path, json);
     }
     let info = load(path)?.info();
     if json {
@@ -278,9 +279,8 @@ fn convert(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn bvh_info(path: &str, json: bool) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    let bvh = rigkit::io::bvh::Bvh::parse(&text, path).map_err(|e| e.to_string())?;
+fn bvh_info(bytes: &[u8], path: &str, json: bool) -> Result<(), String> {
+    let bvh = rigkit::io::read_bvh(bytes, path).map_err(|e| e.to_string())?;
     let frames = bvh.frame_count();
     let duration = frames as f32 * bvh.frame_time;
     if json {

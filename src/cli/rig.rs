@@ -6,7 +6,7 @@ use std::time::Instant;
 use rigkit::compute::cpu_device;
 use rigkit::export::{ExportOptions, export_glb};
 use rigkit::neural::Networks;
-use rigkit::pipeline::{Method, Methods};
+use rigkit::pipeline::{Method, Methods, RigRequest, Stage, rig_character};
 use rigkit::skin::{SkinOptions, geodesic_skin};
 
 pub fn skin(args: &[String]) -> Result<(), String> {
@@ -91,21 +91,19 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     let (Some(input), Some(output)) = (input, output) else {
         return Err("rig takes MESH -o OUT.glb".into());
     };
-    let source = skeleton_source(&template)?;
+    let request = RigRequest {
+        source: skeleton_source(&template)?,
+        methods,
+        max_influences: export.max_influences,
+    };
     let mut character = super::load(&input)?;
     let started = Instant::now();
     let mut fitted = 0.0;
-    rigkit::pipeline::rig_character(
-        &mut character,
-        &source,
-        export.max_influences,
-        methods,
-        |stage| {
-            if stage == rigkit::pipeline::Stage::Skin {
-                fitted = started.elapsed().as_secs_f32();
-            }
-        },
-    )
+    rig_character(&mut character, &request, |stage| {
+        if stage == Stage::Skin {
+            fitted = started.elapsed().as_secs_f32();
+        }
+    })
     .map_err(|e| e.to_string())?;
     let total = started.elapsed().as_secs_f32();
     let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
@@ -118,24 +116,24 @@ pub fn rig(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `auto`, `humanoid`, or a file whose skeleton to adapt: a rigged GLB/glTF/VRM or a BVH.
+/// A template's name, or a file whose skeleton to adapt: a rigged GLB/glTF/VRM or a BVH.
 fn skeleton_source(template: &str) -> Result<rigkit::skeleton::SkeletonSource, String> {
     use rigkit::skeleton::SkeletonSource;
-    let lower = template.to_ascii_lowercase();
-    if lower.ends_with(".bvh") {
-        let text = std::fs::read_to_string(template)
-            .map_err(|e| format!("cannot read '{template}': {e}"))?;
-        let bvh = rigkit::io::bvh::Bvh::parse(&text, template).map_err(|e| e.to_string())?;
-        return Ok(SkeletonSource::Given(bvh.to_skeleton()));
+    match template.parse() {
+        Ok(named) => Ok(SkeletonSource::Template(named)),
+        // A word that names no template and no file: say which templates there are.
+        Err(unknown) if !template.contains('.') && !std::path::Path::new(template).is_file() => {
+            Err(unknown)
+        }
+        Err(_) => {
+            let bytes =
+                super::read_capped(std::path::Path::new(template), &rigkit::Limits::default())?;
+            let skeleton =
+                rigkit::io::import_skeleton(&bytes, template, &rigkit::Limits::default())
+                    .map_err(|e| e.to_string())?;
+            Ok(SkeletonSource::Given(skeleton))
+        }
     }
-    if [".glb", ".gltf", ".vrm"].iter().any(|e| lower.ends_with(e)) {
-        let bytes =
-            std::fs::read(template).map_err(|e| format!("cannot read '{template}': {e}"))?;
-        let skeleton = rigkit::io::import_skeleton(&bytes, template, &rigkit::Limits::default())
-            .map_err(|e| e.to_string())?;
-        return Ok(SkeletonSource::Given(skeleton));
-    }
-    Ok(SkeletonSource::Template(template.parse()?))
 }
 
 /// The value of `--max-influences`: 4 or 8, what glTF's `JOINTS_n` sets hold.

@@ -91,18 +91,16 @@ pub fn repose(character: &mut Character, max_angle: f32, rng: &mut Rng) {
     else {
         return;
     };
-    let bind: Vec<Mat4> = skeleton.joints.iter().map(|j| j.world_bind).collect();
-    let mut posed = bind.clone();
-    for (j, joint) in skeleton.joints.iter().enumerate() {
+    let bind = skeleton.bind_world();
+    let locals = skeleton.locals_from_world(&bind);
+    let posed = skeleton.world_with(|j, parent| {
+        // Drawn for roots too, so a seed gives the same augmentation as before.
         let turn = Quat::from_axis_angle(rng.direction(), rng.range(0.0, max_angle));
-        posed[j] = match joint.parent {
-            Some(p) => {
-                let local = bind[p.index()].inverse() * bind[j];
-                posed[p.index()] * local * Mat4::from_quat(turn)
-            }
+        match skeleton.joints[j].parent {
+            Some(_) => parent * locals[j] * Mat4::from_quat(turn),
             None => bind[j],
-        };
-    }
+        }
+    });
     character.mesh.positions = skin_positions(
         &character.mesh.positions,
         skin,

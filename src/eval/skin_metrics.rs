@@ -104,17 +104,19 @@ fn deformation_error(
         .collect();
     let mut total = 0.0f64;
     for _ in 0..poses {
-        let mut world: Vec<Mat4> = Vec::with_capacity(skeleton.joints.len());
-        for (joint, local) in skeleton.joints.iter().zip(&rest) {
-            let turn = Quat::from_axis_angle(rng.direction(), rng.range(0.0, 30f32.to_radians()));
-            let local = Mat4::from_scale_rotation_translation(
-                local.scale,
-                local.rotation * turn,
-                local.translation,
-            );
-            let parent = joint.parent.map_or(Mat4::IDENTITY, |p| world[p.index()]);
-            world.push(parent * local);
-        }
+        let turned: Vec<Mat4> = rest
+            .iter()
+            .map(|local| {
+                let turn =
+                    Quat::from_axis_angle(rng.direction(), rng.range(0.0, 30f32.to_radians()));
+                Mat4::from_scale_rotation_translation(
+                    local.scale,
+                    local.rotation * turn,
+                    local.translation,
+                )
+            })
+            .collect();
+        let world = skeleton.world_from_locals(&turned);
         let skinning: Vec<Mat4> = world
             .iter()
             .zip(&inverse_binds)

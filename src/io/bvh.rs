@@ -6,7 +6,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::rig::{Joint, JointId, Skeleton};
+use crate::rig::{Joint, JointId, Skeleton, forward_kinematics};
 
 /// Caps that keep a hostile file from exhausting memory.
 const MAX_JOINTS: usize = 1024;
@@ -212,8 +212,8 @@ impl Bvh {
     pub fn world_transforms(&self, frame: usize) -> Option<Vec<Mat4>> {
         let start = frame.checked_mul(self.channel_count)?;
         let values = self.values.get(start..start + self.channel_count)?;
-        let mut world: Vec<Mat4> = Vec::with_capacity(self.joints.len());
         let mut at = 0;
+        let mut locals = Vec::with_capacity(self.joints.len());
         for j in &self.joints {
             let mut translation = j.offset;
             let mut rotation = Quat::IDENTITY;
@@ -228,11 +228,15 @@ impl Bvh {
                 }
             }
             at += j.channels.len();
-            let local = Mat4::from_rotation_translation(rotation, translation);
-            let parent = j.parent.and_then(|p| world.get(p)).copied();
-            world.push(parent.map_or(local, |p| p * local));
+            locals.push(Mat4::from_rotation_translation(rotation, translation));
         }
-        Some(world)
+        let count = self.joints.len();
+        Some(forward_kinematics(
+            count,
+            0..count,
+            |j| self.joints[j].parent,
+            |j, parent| parent * locals[j],
+        ))
     }
 }
 

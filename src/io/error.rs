@@ -13,7 +13,7 @@ pub enum ImportError {
     },
 
     #[error(
-        "'{name}' is not a file rigkit can read (extension '{extension}'); supported formats: .glb, .gltf (with its .bin files), .vrm, .obj"
+        "'{name}' is not a file rigkit can read (extension '{extension}'); supported formats: .glb, .gltf (with its .bin files), .vrm, .obj, and .bvh for skeletons and motion"
     )]
     UnsupportedFormat { name: String, extension: String },
 
@@ -56,6 +56,17 @@ pub enum ImportError {
     NoTriangles { name: String },
     #[error("'{name}' has no skeleton (no skin lists any joints)")]
     NoSkeleton { name: String },
+
+    #[error(
+        "'{name}' is a motion capture (BVH): a skeleton and its motion, no mesh to rig; load a character and retarget the capture onto it"
+    )]
+    MotionOnly { name: String },
+
+    #[error("'{name}' is not a text {format} file")]
+    NotText { name: String, format: &'static str },
+
+    #[error(transparent)]
+    Bvh(#[from] super::bvh::BvhError),
 
     #[error("'{name}' has no extent: all of its vertices are at one point")]
     Degenerate { name: String },

@@ -17,7 +17,7 @@ use super::accessor_check;
 use super::gltf_scene::Hierarchy;
 use crate::Limits;
 use crate::anim::{Clip, Transform};
-use crate::rig::{JointId, Skeleton};
+use crate::rig::{JointId, Skeleton, forward_kinematics};
 
 /// Key times closer than this (seconds) are one frame.
 const SAME_TIME: f32 = 1e-5;
@@ -171,17 +171,18 @@ impl<'h> RigNodes<'h> {
         let joint_count = self.joint_nodes.len();
         let mut locals = Vec::with_capacity(times.len() * joint_count);
         let mut node_local: Vec<Option<Transform>> = vec![None; self.rest.len()];
-        let mut world = vec![Mat4::IDENTITY; self.rest.len()];
         for &t in &times {
             node_local.fill(None);
             for track in tracks {
                 let local = node_local[track.node].get_or_insert(self.rest[track.node]);
                 track.apply(t, local);
             }
-            for &n in &self.order {
-                let local = node_local[n].map_or(self.rest_matrix[n], Transform::to_mat4);
-                world[n] = self.hierarchy.parent[n].map_or(local, |p| world[p] * local);
-            }
+            let world = forward_kinematics(
+                self.rest.len(),
+                self.order.iter().copied(),
+                |n| self.hierarchy.parent[n],
+                |n, parent| parent * node_local[n].map_or(self.rest_matrix[n], Transform::to_mat4),
+            );
             let first = locals.len();
             for &(node, parent, direct) in &self.joint_nodes {
                 let local = if direct {

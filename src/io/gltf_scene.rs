@@ -10,7 +10,9 @@ use gltf::{Document, Node, Primitive};
 
 use super::{ImportError, InputFile, accessor_check, gltf_animation, resources};
 use crate::mesh::{AlphaMode, Image, Material, Mesh, UnitBox, vertex_normals};
-use crate::rig::{HumanoidBone, Influence, Joint, JointId, Skeleton, SkinWeights};
+use crate::rig::{
+    HumanoidBone, Influence, Joint, JointId, Skeleton, SkinWeights, forward_kinematics,
+};
 use crate::{Character, Limits};
 
 /// Extensions that change how geometry is stored; a file that requires one cannot be read
@@ -262,12 +264,9 @@ impl Hierarchy {
             }
         }
         let nodes: Vec<Node> = document.nodes().collect();
-        let mut world = vec![Mat4::IDENTITY; count];
         let mut order = Vec::with_capacity(count);
         let mut stack: Vec<usize> = (0..count).rev().filter(|&i| parent[i].is_none()).collect();
         while let Some(i) = stack.pop() {
-            let local = Mat4::from_cols_array_2d(&nodes[i].transform().matrix());
-            world[i] = parent[i].map_or(Mat4::IDENTITY, |p| world[p]) * local;
             order.push(i);
             stack.extend(
                 nodes[i]
@@ -281,6 +280,14 @@ impl Hierarchy {
         if order.len() != count {
             return Err("the node hierarchy contains a cycle".into());
         }
+        let world = forward_kinematics(
+            count,
+            order.iter().copied(),
+            |n| parent[n],
+            |n, parent_world| {
+                parent_world * Mat4::from_cols_array_2d(&nodes[n].transform().matrix())
+            },
+        );
         Ok(Self {
             parent,
             world,

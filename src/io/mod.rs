@@ -22,6 +22,15 @@ pub enum Format {
     Glb,
     Gltf,
     Obj,
+    /// Motion capture: a skeleton and its motion, no mesh.
+    Bvh,
+}
+
+impl Format {
+    /// Whether files of this format can hold a mesh to rig (a BVH holds motion only).
+    pub fn has_mesh(self) -> bool {
+        !matches!(self, Self::Bvh)
+    }
 }
 
 /// Reads a character from several files given together: a `.gltf` with its `.bin` buffers, an
@@ -75,6 +84,7 @@ fn import_with(
         }
         Format::Gltf => gltf_scene::import(bytes, None, name, resources, limits),
         Format::Obj => obj::import(&String::from_utf8_lossy(bytes), name, resources, limits),
+        Format::Bvh => Err(ImportError::MotionOnly { name: name.into() }),
     }
 }
 
@@ -97,7 +107,20 @@ pub fn import_skeleton(
         }
         Format::Gltf => gltf_scene::import_skeleton(bytes, name, limits),
         Format::Obj => Err(ImportError::NoSkeleton { name: name.into() }),
+        Format::Bvh => Ok(read_bvh(bytes, name)?.to_skeleton()),
     }
+}
+
+/// A BVH capture from its bytes, which must be UTF-8 text.
+///
+/// # Errors
+/// [`ImportError::NotText`] for binary bytes, [`ImportError::Bvh`] for a malformed capture.
+pub fn read_bvh(bytes: &[u8], name: &str) -> Result<bvh::Bvh, ImportError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| ImportError::NotText {
+        name: name.into(),
+        format: "BVH",
+    })?;
+    Ok(bvh::Bvh::parse(text, name)?)
 }
 
 /// The JSON and binary chunks of a GLB; a broken container is a malformed file.
@@ -137,7 +160,7 @@ pub fn external_references(bytes: &[u8], name: &str) -> Vec<String> {
             .filter_map(|l| l.trim().strip_prefix("mtllib "))
             .map(|m| m.trim().to_owned())
             .collect(),
-        Err(_) => Vec::new(),
+        Ok(Format::Bvh) | Err(_) => Vec::new(),
     }
 }
 
@@ -146,9 +169,13 @@ pub fn detect_format(bytes: &[u8], name: &str) -> Result<Format, ImportError> {
     if bytes.starts_with(b"glTF") {
         return Ok(Format::Glb);
     }
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first == Some(&b'{') {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let text = &bytes[start.unwrap_or(bytes.len())..];
+    if text.starts_with(b"{") {
         return Ok(Format::Gltf);
+    }
+    if text.starts_with(b"HIERARCHY") {
+        return Ok(Format::Bvh);
     }
     let extension = name
         .rsplit_once('.')
@@ -156,6 +183,7 @@ pub fn detect_format(bytes: &[u8], name: &str) -> Result<Format, ImportError> {
         .unwrap_or_default();
     Err(match extension.as_str() {
         "obj" => return Ok(Format::Obj),
+        "bvh" => return Ok(Format::Bvh),
         "glb" | "vrm" => ImportError::Malformed {
             name: name.into(),
             reason: "it does not start with the GLB magic 'glTF'".into(),

@@ -29,7 +29,9 @@ pub use joint_net::{JointNet, JointTensors};
 #[cfg(not(target_arch = "wasm32"))]
 pub use models::load_model;
 pub use models::{JOINT_MODEL_FILE, SKIN_MODEL_FILE, model_from_bytes};
-pub use networks::{JOINT_RECORD, Networks, SKIN_RECORD, read, skin_inputs};
+pub use networks::{
+    BackendDifference, JOINT_RECORD, Networks, SKIN_RECORD, read, read_async, skin_inputs,
+};
 pub use shape::ShapeInput;
 pub use skin_inputs::{CANDIDATES, GEOMETRIC_WEIGHT, PAIR_FEATURES, SkinInputs};
 pub use skin_net::{SkinNet, SkinTensors};
@@ -52,6 +54,10 @@ pub enum NeuralError {
     Model(String),
     #[error("reading the network's output back failed: {0}")]
     Readback(String),
+    #[error(transparent)]
+    Skin(#[from] crate::skin::SkinError),
+    #[error(transparent)]
+    Skeleton(#[from] crate::skeleton::RigError),
 }
 
 /// Influences weaker than this share of a vertex's strongest are dropped: the softmax's tail

@@ -2,10 +2,12 @@
 
 mod humanoid;
 mod humanoid_roles;
+mod kinematics;
 mod skeleton;
 mod skin_weights;
 
 pub use humanoid::HumanoidBone;
 pub use humanoid_roles::{HumanoidRole, Side, humanoid_role, humanoid_roles};
+pub use kinematics::forward_kinematics;
 pub use skeleton::{Bone, Joint, JointId, Skeleton};
 pub use skin_weights::{Influence, SkinWeights};

@@ -32,6 +32,36 @@ impl SkinWeights {
         self.offsets.push(self.influences.len() as u32);
     }
 
+    /// The weights as compressed rows: per-vertex offsets (one more than vertices), and the
+    /// joint index and weight of each influence — the layout embedding pages read.
+    pub fn to_rows(&self) -> (Vec<u32>, Vec<u32>, Vec<f32>) {
+        (
+            self.offsets.clone(),
+            self.influences.iter().map(|i| i.joint.0).collect(),
+            self.influences.iter().map(|i| i.weight).collect(),
+        )
+    }
+
+    /// The largest difference in any vertex's weight on any joint between `self` and
+    /// `other` (a joint missing on one side weighs 0 there); vertices past either end count
+    /// as bound to nothing.
+    pub fn largest_difference(&self, other: &Self) -> f32 {
+        let mut largest = 0.0f32;
+        for v in 0..self.vertex_count().max(other.vertex_count()) {
+            let (a, b) = (self.influences(v), other.influences(v));
+            let weight_in = |row: &[Influence], joint: JointId| {
+                row.iter()
+                    .filter(|i| i.joint == joint)
+                    .map(|i| i.weight)
+                    .sum::<f32>()
+            };
+            for i in a.iter().chain(b) {
+                largest = largest.max((weight_in(a, i.joint) - weight_in(b, i.joint)).abs());
+            }
+        }
+        largest
+    }
+
     pub fn vertex_count(&self) -> usize {
         self.offsets.len().saturating_sub(1)
     }

@@ -69,6 +69,8 @@ pub enum SkinError {
     EmptyMesh,
     #[error("the skeleton has no joints to bind to")]
     NoJoints,
+    #[error("the mesh has {given} vertices, but it was prepared with {prepared}")]
+    NotPrepared { given: usize, prepared: usize },
 }
 
 /// Geodesic voxel skin weights of `mesh` for `skeleton`: every vertex gets at most
@@ -200,7 +202,10 @@ impl PreparedMesh {
             return Err(SkinError::NoJoints);
         }
         if mesh.vertex_count() != self.vertices {
-            return Err(SkinError::EmptyMesh);
+            return Err(SkinError::NotPrepared {
+                given: mesh.vertex_count(),
+                prepared: self.vertices,
+            });
         }
         let k = options.max_influences.max(1);
         let segments = bone_segments(skeleton);

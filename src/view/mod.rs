@@ -4,6 +4,7 @@
 
 mod heatmap;
 mod orbit_camera;
+mod present;
 mod skeleton_overlay;
 mod skinned_mesh;
 mod wireframe;
@@ -109,6 +110,11 @@ impl Viewer {
     /// Shows pose mode's rotation ring around `at` (facing the camera), or hides it.
     pub fn set_gizmo(&mut self, at: Option<glam::Vec3>, radius: f32) {
         self.gizmo = at.map(|p| (p, radius));
+    }
+
+    /// Whether a pose is shown rather than the bind pose.
+    pub fn is_posed(&self) -> bool {
+        !self.skinning.is_empty()
     }
 
     pub fn camera(&self) -> &OrbitCamera {

@@ -131,11 +131,40 @@ impl OrbitCamera {
         (right * dx - up * dy) * per_pixel
     }
 
+    /// The world-space turn a drag of `dx`, `dy` pixels draws in pose mode: about the view
+    /// axis and the camera's horizontal axis.
+    pub fn drag_turn(&self, dx: f32, dy: f32) -> glam::Quat {
+        let view = self.view_direction();
+        let right = view.cross(Vec3::Y).normalize_or(Vec3::X);
+        glam::Quat::from_axis_angle(view, -dx * TURN_PER_PIXEL)
+            * glam::Quat::from_axis_angle(right, dy * TURN_PER_PIXEL)
+    }
+
+    /// The point of `points` (world space) nearest the pointer at `x`, `y` on a `width` ×
+    /// `height` viewport, if one is within a few pixels of it.
+    pub fn pick(&self, points: &[Vec3], x: f32, y: f32, width: f32, height: f32) -> Option<usize> {
+        let mut best = (None, PICK_RADIUS);
+        for (i, p) in points.iter().enumerate() {
+            if let Some(s) = self.screen_position(*p, width, height) {
+                let d = (s.x - x).hypot(s.y - y);
+                if d < best.1 {
+                    best = (Some(i), d);
+                }
+            }
+        }
+        best.0
+    }
+
     /// The direction the camera looks along.
     pub fn view_direction(&self) -> Vec3 {
         (self.target - self.eye()).normalize_or(Vec3::NEG_Z)
     }
 }
+
+/// How close (pixels) a pointer must be to a point to pick it.
+const PICK_RADIUS: f32 = 14.0;
+/// Radians a joint turns per pixel dragged in pose mode.
+const TURN_PER_PIXEL: f32 = 0.01;
 
 #[cfg(test)]
 mod tests {

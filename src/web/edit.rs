@@ -1,23 +1,12 @@
-//! Editing in the page: picking joints on screen, dragging them in the plane facing the
-//! camera, adding, deleting, renaming and re-parenting them with undo/redo (each edit
-//! re-skins), and pose mode — turning joints by hand with live skinning.
+//! Editing and pose mode in the page: pointer pixels become moves and turns in the world
+//! (through the viewer's camera), which the [`crate::document::Document`] applies.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::Vec3;
 use wasm_bindgen::prelude::*;
 
-use super::App;
-use crate::anim::{rest_locals, skinning_matrices};
+use super::{App, js_error};
 use crate::edit::Edit;
-use crate::rig::{Joint, JointId, Skeleton};
-
-/// How close (pixels) a pointer must be to a joint to pick it.
-const PICK_RADIUS: f32 = 14.0;
-/// Radians a joint turns per pixel dragged in pose mode.
-const TURN_PER_PIXEL: f32 = 0.01;
-
-fn error(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
+use crate::rig::JointId;
 
 #[wasm_bindgen]
 impl App {
@@ -26,7 +15,8 @@ impl App {
     #[wasm_bindgen(js_name = jointScreenPositions)]
     pub fn joint_screen_positions(&self, width: f32, height: f32) -> Vec<f32> {
         let camera = self.viewer.camera();
-        self.shown_joints()
+        let shown = self.doc.shown_joints();
+        shown
             .iter()
             .flat_map(|p| {
                 camera
@@ -39,63 +29,16 @@ impl App {
     /// The joint nearest the pointer at `x`, `y` (within a few pixels), or -1.
     #[wasm_bindgen(js_name = pickJoint)]
     pub fn pick_joint(&self, x: f32, y: f32, width: f32, height: f32) -> i32 {
-        let screen = self.joint_screen_positions(width, height);
-        let mut best = (-1, PICK_RADIUS);
-        for (j, p) in screen.chunks_exact(2).enumerate() {
-            let d = (p[0] - x).hypot(p[1] - y);
-            if d < best.1 {
-                best = (j as i32, d);
-            }
-        }
-        best.0
+        let shown = self.doc.shown_joints();
+        let picked = self.viewer.camera().pick(&shown, x, y, width, height);
+        picked.map_or(-1, |j| j as i32)
     }
 
-    /// The parent of every joint (-1 for roots), for the joint list and re-parenting.
-    #[wasm_bindgen(js_name = jointParents)]
-    pub fn joint_parents(&self) -> Vec<i32> {
-        self.skeleton_ref()
-            .map(|s| {
-                s.joints
-                    .iter()
-                    .map(|j| j.parent.map_or(-1, |p| p.0 as i32))
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// Joint `joint`'s weight on every vertex.
-    #[wasm_bindgen(js_name = jointWeights)]
-    pub fn joint_weights(&self, joint: u32) -> Vec<f32> {
-        let Some(c) = &self.character else {
-            return Vec::new();
-        };
-        let Some(skin) = &c.skin else {
-            return vec![0.0; c.mesh.vertex_count()];
-        };
-        (0..c.mesh.vertex_count())
-            .map(|v| {
-                skin.influences(v)
-                    .iter()
-                    .filter(|i| i.joint.0 == joint)
-                    .map(|i| i.weight)
-                    .sum()
-            })
-            .collect()
-    }
-
-    /// Starts dragging `joint` (edit mode): it follows [`Self::drag_joint`] until
-    /// [`Self::end_drag`] makes the move one undoable edit.
+    /// Starts dragging `joint` (edit mode) until [`Self::end_drag`] makes the move one edit.
     #[wasm_bindgen(js_name = beginDrag)]
     pub fn begin_drag(&mut self, joint: u32) -> Result<(), JsError> {
-        let skeleton = self
-            .skeleton_ref()
-            .ok_or_else(|| error("no skeleton to edit"))?;
-        let at = skeleton
-            .joint(JointId(joint))
-            .ok_or_else(|| error(format!("there is no joint {joint}")))?
-            .position();
-        self.stop_motion();
-        self.dragging = Some((JointId(joint), at));
+        let change = self.doc.begin_drag(joint).map_err(js_error)?;
+        self.redraw(change);
         Ok(())
     }
 
@@ -103,88 +46,41 @@ impl App {
     /// `height` pixels tall); only the skeleton is redrawn until the drag ends.
     #[wasm_bindgen(js_name = dragJoint)]
     pub fn drag_joint(&mut self, dx: f32, dy: f32, height: f32) {
-        let Some((joint, _)) = self.dragging else {
-            return;
-        };
         let camera = self.viewer.camera().clone();
-        let Some(c) = self.character.as_mut() else {
-            return;
-        };
-        let Some(skeleton) = c.skeleton.as_mut() else {
-            return;
-        };
-        let at = skeleton.joints[joint.index()].position();
-        let to = at + camera.drag_in_view_plane(at, dx, dy, height);
-        skeleton.joints[joint.index()].world_bind.w_axis = to.extend(1.0);
-        self.viewer.show_skeleton(c.skeleton.as_ref());
+        let change = self
+            .doc
+            .drag(|at| camera.drag_in_view_plane(at, dx, dy, height));
+        self.redraw(change);
     }
 
     /// Ends a drag: the move becomes an edit and the skin is recomputed. Returns the re-skin
     /// time in milliseconds.
     #[wasm_bindgen(js_name = endDrag)]
     pub fn end_drag(&mut self) -> Result<f64, JsError> {
-        let Some((joint, start)) = self.dragging.take() else {
-            return Ok(0.0);
-        };
-        let c = self
-            .character
-            .as_mut()
-            .ok_or_else(|| error("no character is loaded"))?;
-        let skeleton = c
-            .skeleton
-            .as_mut()
-            .ok_or_else(|| error("no skeleton to edit"))?;
-        let to = skeleton.joints[joint.index()].position();
-        skeleton.joints[joint.index()].world_bind.w_axis = start.extend(1.0);
-        self.edit(Edit::Move { joint, to }).map(|(_, ms)| ms)
+        self.timed(|doc| doc.end_drag())
     }
 
     /// Moves `joint` to (`x`, `y`, `z`) as one edit (for scripts); returns the re-skin time.
     #[wasm_bindgen(js_name = moveJoint)]
     pub fn move_joint(&mut self, joint: u32, x: f32, y: f32, z: f32) -> Result<f64, JsError> {
-        let to = Vec3::new(x, y, z);
-        self.edit(Edit::Move {
+        let edit = Edit::Move {
             joint: JointId(joint),
-            to,
-        })
-        .map(|(_, ms)| ms)
+            to: Vec3::new(x, y, z),
+        };
+        self.timed(|doc| doc.edit(edit).map(|(_, change)| change))
     }
 
     /// Adds a joint under `parent`, a little beyond it along its bone; returns its index.
     #[wasm_bindgen(js_name = addJoint)]
     pub fn add_joint(&mut self, parent: u32, name: &str) -> Result<u32, JsError> {
-        let skeleton = self
-            .skeleton_ref()
-            .ok_or_else(|| error("no skeleton to edit"))?;
-        let p = skeleton
-            .joint(JointId(parent))
-            .ok_or_else(|| error(format!("there is no joint {parent}")))?;
-        let size = self
-            .character
-            .as_ref()
-            .map_or(1.0, |c| c.mesh.bounds().diagonal());
-        let along = p
-            .parent
-            .and_then(|g| skeleton.joint(g))
-            .and_then(|g| (p.position() - g.position()).try_normalize())
-            .unwrap_or(Vec3::Y);
-        let at = p.position() + along * 0.08 * size;
-        let name = if name.trim().is_empty() {
-            format!("joint{}", skeleton.joints.len())
-        } else {
-            name.to_owned()
-        };
-        let (applied, _) = self.edit(Edit::Add {
-            parent: JointId(parent),
-            at,
-            name,
-        })?;
-        Ok(applied.joint.map_or(0, |j| j.0))
+        let (joint, change) = self.doc.add_joint(parent, name).map_err(js_error)?;
+        self.redraw(change);
+        Ok(joint.0)
     }
 
     #[wasm_bindgen(js_name = deleteJoint)]
     pub fn delete_joint(&mut self, joint: u32) -> Result<(), JsError> {
-        self.edit(Edit::Delete {
+        self.apply(Edit::Delete {
             joint: JointId(joint),
         })
         .map(|_| ())
@@ -192,7 +88,7 @@ impl App {
 
     #[wasm_bindgen(js_name = renameJoint)]
     pub fn rename_joint(&mut self, joint: u32, name: &str) -> Result<(), JsError> {
-        self.edit(Edit::Rename {
+        self.apply(Edit::Rename {
             joint: JointId(joint),
             name: name.to_owned(),
         })
@@ -202,221 +98,81 @@ impl App {
     /// Makes `parent` the parent of `joint`; returns the joint's new index.
     #[wasm_bindgen(js_name = reparentJoint)]
     pub fn reparent_joint(&mut self, joint: u32, parent: u32) -> Result<u32, JsError> {
-        let (applied, _) = self.edit(Edit::Reparent {
+        let edit = Edit::Reparent {
             joint: JointId(joint),
             parent: JointId(parent),
-        })?;
-        Ok(applied.joint.map_or(joint, |j| j.0))
+        };
+        self.apply(edit).map(|moved| moved.map_or(joint, |j| j.0))
     }
 
     /// Prepares the mesh for quick re-skins (called on entering edit mode).
     #[wasm_bindgen(js_name = prepareEdits)]
     pub fn prepare_edits(&mut self) {
-        if let Some(c) = &self.character {
-            self.editor.prepare(c);
-        }
+        self.doc.prepare_edits();
     }
 
     /// Steps back one edit; `false` when there is nothing to undo.
     pub fn undo(&mut self) -> bool {
-        let Some(c) = self.character.as_mut() else {
-            return false;
-        };
-        let done = self.editor.undo(c);
-        if done {
-            self.after_edit();
-        }
-        done
+        let change = self.doc.undo();
+        change.map(|c| self.redraw(c)).is_some()
     }
 
     pub fn redo(&mut self) -> bool {
-        let Some(c) = self.character.as_mut() else {
-            return false;
-        };
-        let done = self.editor.redo(c);
-        if done {
-            self.after_edit();
-        }
-        done
+        let change = self.doc.redo();
+        change.map(|c| self.redraw(c)).is_some()
     }
 
-    /// Pose mode: turns `joint` by a drag of `dx`, `dy` pixels (about the view axis and the
-    /// camera's horizontal axis) and shows the skinned result at once.
+    /// Pose mode: turns `joint` by a drag of `dx`, `dy` pixels and shows the skinned result.
     #[wasm_bindgen(js_name = rotateJoint)]
     pub fn rotate_joint(&mut self, joint: u32, dx: f32, dy: f32) {
-        let Some(skeleton) = self.skeleton_ref().cloned() else {
-            return;
-        };
-        if joint as usize >= skeleton.joints.len() {
-            return;
+        let turn = self.viewer.camera().drag_turn(dx, dy);
+        if let Ok(change) = self.doc.turn_joint(joint, turn) {
+            self.redraw(change);
         }
-        self.playing = None;
-        if self.pose_turns.len() != skeleton.joints.len() {
-            self.pose_turns = vec![Quat::IDENTITY; skeleton.joints.len()];
-        }
-        let camera = self.viewer.camera();
-        let view = camera.view_direction();
-        let right = view.cross(Vec3::Y).normalize_or(Vec3::X);
-        let world_turn = Quat::from_axis_angle(view, -dx * TURN_PER_PIXEL)
-            * Quat::from_axis_angle(right, dy * TURN_PER_PIXEL);
-        let world = self.posed_world(&skeleton);
-        let (_, rotation, _) = world[joint as usize].to_scale_rotation_translation();
-        // The world-space turn in the joint's current frame, on top of its pose.
-        let local = rotation.inverse() * world_turn * rotation;
-        let turn = &mut self.pose_turns[joint as usize];
-        *turn = (*turn * local).normalize();
-        self.show_pose(&skeleton);
     }
 
     /// Pose mode's rotation ring around `joint` (where it is shown), or none for -1.
     #[wasm_bindgen(js_name = showGizmo)]
     pub fn show_gizmo(&mut self, joint: i32) {
-        let shown = self.shown_joints();
-        let at = usize::try_from(joint)
-            .ok()
-            .and_then(|j| shown.get(j).copied());
-        let size = self
-            .character
-            .as_ref()
-            .map_or(1.0, |c| c.mesh.bounds().diagonal());
-        self.gizmo = at.map(|_| joint as u32);
-        self.viewer.set_gizmo(at, 0.05 * size);
+        let ring = self.doc.set_gizmo(u32::try_from(joint).ok());
+        self.viewer
+            .set_gizmo(ring.map(|(at, _)| at), ring.map_or(0.0, |(_, r)| r));
     }
 
     /// The joint pose mode's ring is on, or -1.
     #[wasm_bindgen(js_name = gizmoJoint)]
     pub fn gizmo_joint(&self) -> i32 {
-        self.gizmo.map_or(-1, |j| j as i32)
+        self.doc.gizmo().map_or(-1, |j| j.0 as i32)
     }
 
-    /// Leaves pose mode: back to the bind pose.
+    /// Leaves pose mode (and playback): back to the bind pose.
     #[wasm_bindgen(js_name = resetPose)]
     pub fn reset_pose(&mut self) {
-        self.pose_turns.clear();
-        self.gizmo = None;
+        let change = self.doc.rest();
         self.viewer.set_gizmo(None, 0.0);
-        if let Some(c) = &self.character {
-            self.viewer.refresh(c, self.heat);
-        }
+        self.redraw(change);
     }
 }
 
 impl App {
-    fn skeleton_ref(&self) -> Option<&Skeleton> {
-        self.character.as_ref().and_then(|c| c.skeleton.as_ref())
+    /// Applies one edit and redraws; returns the joint it concerns afterwards.
+    fn apply(&mut self, edit: Edit) -> Result<Option<JointId>, JsError> {
+        let (applied, change) = self.doc.edit(edit).map_err(js_error)?;
+        self.redraw(change);
+        Ok(applied.joint)
     }
 
-    /// The joints where they are drawn: posed by the clip or pose mode, else at bind.
-    fn shown_joints(&self) -> Vec<Vec3> {
-        let Some(c) = &self.character else {
-            return Vec::new();
-        };
-        let Some(skeleton) = &c.skeleton else {
-            return Vec::new();
-        };
-        if let Some(clip) = self
-            .playing
-            .and_then(|i| c.animations.get(i))
-            .filter(|clip| clip.fits(skeleton))
-        {
-            let start = clip.times.first().copied().unwrap_or(0.0);
-            return clip
-                .world_at(skeleton, start + self.time)
-                .iter()
-                .map(|m| m.w_axis.truncate())
-                .collect();
-        }
-        if self.pose_turns.len() == skeleton.joints.len() {
-            return self
-                .posed_world(skeleton)
-                .iter()
-                .map(|m| m.w_axis.truncate())
-                .collect();
-        }
-        skeleton.joints.iter().map(Joint::position).collect()
-    }
-
-    /// Forward kinematics of the bind pose with pose mode's turns.
-    fn posed_world(&self, skeleton: &Skeleton) -> Vec<Mat4> {
-        let rest = rest_locals(skeleton);
-        let mut world: Vec<Mat4> = Vec::with_capacity(skeleton.joints.len());
-        for (j, joint) in skeleton.joints.iter().enumerate() {
-            let mut local = rest[j];
-            if let Some(turn) = self.pose_turns.get(j) {
-                local.rotation = (local.rotation * *turn).normalize();
-            }
-            let parent = joint.parent.map_or(Mat4::IDENTITY, |p| world[p.index()]);
-            world.push(parent * local.to_mat4());
-        }
-        world
-    }
-
-    pub(super) fn show_pose(&mut self, skeleton: &Skeleton) {
-        let world = self.posed_world(skeleton);
-        self.show_posed(skeleton, &world);
-    }
-
-    /// Shows the character with its joints at `world` (one matrix per joint of `skeleton`):
-    /// the skeleton posed, the mesh skinned on the GPU.
-    pub(super) fn show_posed(&mut self, skeleton: &Skeleton, world: &[Mat4]) {
-        let Some(c) = &self.character else {
-            return;
-        };
-        if c.skin.is_none() {
-            return;
-        }
-        let skinning = skinning_matrices(skeleton, world);
-        let posed = Skeleton {
-            joints: skeleton
-                .joints
-                .iter()
-                .zip(world)
-                .map(|(j, m)| Joint {
-                    world_bind: *m,
-                    ..j.clone()
-                })
-                .collect(),
-        };
-        self.viewer.pose(c, &skinning, &posed);
-    }
-
-    /// The vertices as posed now, skinned on the CPU as the GPU draws them; `None` at rest.
-    pub(super) fn posed_vertices(&self) -> Option<Vec<Vec3>> {
-        self.viewer.posed_positions(self.character.as_ref()?)
-    }
-
-    fn stop_motion(&mut self) {
-        if self.playing.take().is_some() || !self.pose_turns.is_empty() {
-            self.pose_turns.clear();
-            if let Some(c) = &self.character {
-                self.viewer.refresh(c, self.heat);
-            }
-        }
-    }
-
-    /// Applies one edit and redraws; returns what it did and the milliseconds it took.
-    fn edit(&mut self, edit: Edit) -> Result<(crate::edit::Applied, f64), JsError> {
-        self.stop_motion();
-        let c = self
-            .character
-            .as_mut()
-            .ok_or_else(|| error("no character is loaded"))?;
+    /// Runs an edit and redraws; returns the milliseconds the edit took.
+    fn timed(
+        &mut self,
+        edit: impl FnOnce(
+            &mut crate::document::Document,
+        ) -> Result<crate::document::Change, crate::Error>,
+    ) -> Result<f64, JsError> {
         let started = js_sys::Date::now();
-        let applied = self.editor.apply(c, edit).map_err(error)?;
+        let change = edit(&mut self.doc).map_err(js_error)?;
         let ms = js_sys::Date::now() - started;
-        self.after_edit();
-        Ok((applied, ms))
-    }
-
-    /// Redraws after the rig changed; joint indices may have moved, so heatmap and pose reset
-    /// when their joint is gone.
-    fn after_edit(&mut self) {
-        self.playing = None;
-        self.pose_turns.clear();
-        if let Some(c) = &self.character {
-            let joints = c.skeleton.as_ref().map_or(0, |s| s.joints.len());
-            self.heat = self.heat.filter(|j| j.index() < joints);
-            self.viewer.refresh(c, self.heat);
-        }
+        self.redraw(change);
+        Ok(ms)
     }
 }

@@ -1,5 +1,6 @@
-//! The wasm shell: a thin wasm-bindgen layer that hands browser bytes and canvas input to the
-//! core and turns its results and errors into JS values. No logic lives here.
+//! The wasm shell: wasm-bindgen bindings that hand browser bytes and pointer input to the
+//! core's [`Document`] and pipeline, draw what changed, and turn results and errors into JS
+//! values. State and policy live in the core; this layer only translates.
 
 mod compute;
 mod edit;
@@ -13,9 +14,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext};
 
+use crate::Limits;
+use crate::document::{Change, Document};
 use crate::io::InputFile;
 use crate::view::Viewer;
-use crate::{Character, Limits};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -24,70 +26,58 @@ fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// Imports files handed over from JS as parallel name and byte arrays (a `.gltf` with its
-/// `.bin` files, an `.obj` with its `.mtl`); `caller` names the API call in errors.
-fn import_js_files(
+/// Any core error as the JS error the page shows: its message, once, here.
+pub(crate) fn js_error(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// A plain JS object with these properties.
+pub(crate) fn object(entries: &[(&str, JsValue)]) -> Result<JsValue, JsError> {
+    let target = js_sys::Object::new();
+    for (key, value) in entries {
+        js_sys::Reflect::set(&target, &(*key).into(), value)
+            .map_err(|_| JsError::new("cannot build the result object"))?;
+    }
+    Ok(target.into())
+}
+
+/// Files handed over from JS as parallel name and byte arrays; `caller` names the API call
+/// in errors.
+pub(crate) fn input_files(
     names: &[String],
     contents: &[js_sys::Uint8Array],
     caller: &str,
-) -> Result<Character, JsError> {
+) -> Result<Vec<(String, Vec<u8>)>, JsError> {
     if names.len() != contents.len() {
         return Err(JsError::new(&format!(
             "{caller}: one name per file is needed"
         )));
     }
-    let bytes: Vec<Vec<u8>> = contents.iter().map(|c| c.to_vec()).collect();
-    let files: Vec<InputFile<'_>> = names
+    Ok(names
         .iter()
-        .zip(&bytes)
-        .map(|(name, bytes)| InputFile { name, bytes })
-        .collect();
-    crate::io::import_files(&files, &Limits::default()).map_err(|e| JsError::new(&e.to_string()))
+        .cloned()
+        .zip(contents.iter().map(|c| c.to_vec()))
+        .collect())
 }
 
-/// One viewport on one canvas, and the character it shows.
+/// One viewport on one canvas, and the document it shows.
 #[wasm_bindgen]
 pub struct App {
     viewer: Viewer,
-    character: Option<Character>,
-    /// The clip being played (an index into the character's animations) and where in it.
-    playing: Option<usize>,
-    time: f32,
-    /// Undo/redo of joint edits, and the joint being dragged with where it started.
-    editor: crate::edit::RigEditor,
-    dragging: Option<(crate::rig::JointId, glam::Vec3)>,
-    /// The joint whose weights are painted, if any.
-    heat: Option<crate::rig::JointId>,
-    /// Pose mode: each joint's rotation on top of its rest pose; empty when not posing.
-    pose_turns: Vec<glam::Quat>,
-    /// The joint pose mode's rotation ring is on.
-    gizmo: Option<u32>,
+    doc: Document,
 }
 
 impl App {
-    /// Shows the current pose again (the clip playing, or pose mode's turns) after the surface
-    /// or the skeleton overlay was rebuilt at bind.
-    fn repose(&mut self) {
-        if self.playing.is_some() {
-            self.pose(self.time);
-        } else if !self.pose_turns.is_empty()
-            && let Ok(skeleton) = self.skeleton()
-        {
-            self.show_pose(&skeleton);
-        }
+    /// Draws what `change` says changed.
+    fn redraw(&mut self, change: Change) {
+        self.viewer.present(&self.doc, change);
     }
 
-    fn show(&mut self, character: Character) -> Result<JsValue, JsError> {
+    /// Shows a newly imported character and returns its info.
+    fn show(&mut self, character: crate::Character) -> Result<JsValue, JsError> {
         let info = serde_wasm_bindgen::to_value(&character.info())?;
-        self.viewer.show(&character);
-        self.character = Some(character);
-        self.playing = None;
-        self.editor.clear();
-        self.dragging = None;
-        self.heat = None;
-        self.pose_turns.clear();
-        self.gizmo = None;
-        self.viewer.set_gizmo(None, 0.0);
+        let change = self.doc.load(character);
+        self.redraw(change);
         Ok(info)
     }
 }
@@ -111,21 +101,13 @@ impl App {
             .map_err(|e| JsError::new(&format!("cannot start the 3D viewport: {e}")))?;
         Ok(App {
             viewer: Viewer::new(context),
-            character: None,
-            playing: None,
-            time: 0.0,
-            editor: crate::edit::RigEditor::new(crate::skin::SkinOptions::default()),
-            dragging: None,
-            heat: None,
-            pose_turns: Vec::new(),
-            gizmo: None,
+            doc: Document::new(),
         })
     }
 
     /// Imports a file and shows it; returns its info. On error the current character stays.
     pub fn load(&mut self, bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
-        let character = crate::io::import(bytes, name, &Limits::default())
-            .map_err(|e| JsError::new(&e.to_string()))?;
+        let character = crate::io::import(bytes, name, &Limits::default()).map_err(js_error)?;
         self.show(character)
     }
 
@@ -137,26 +119,53 @@ impl App {
         names: Vec<String>,
         contents: Vec<js_sys::Uint8Array>,
     ) -> Result<JsValue, JsError> {
-        let character = import_js_files(&names, &contents, "loadFiles")?;
+        let bytes = input_files(&names, &contents, "loadFiles")?;
+        let files: Vec<_> = bytes
+            .iter()
+            .map(|(name, bytes)| InputFile { name, bytes })
+            .collect();
+        let character = crate::io::import_files(&files, &Limits::default()).map_err(js_error)?;
         self.show(character)
     }
 
     /// The shown character's vertex positions, flat `x, y, z, …`; empty when none is loaded.
     pub fn positions(&self) -> Vec<f32> {
-        self.character
-            .as_ref()
+        self.doc
+            .character()
             .map(|c| c.mesh.flat_positions())
             .unwrap_or_default()
     }
 
-    /// The shown character's joint positions, flat `x, y, z, …`.
+    /// The shown character's joint positions at bind, flat `x, y, z, …`.
     #[wasm_bindgen(js_name = jointPositions)]
     pub fn joint_positions(&self) -> Vec<f32> {
-        self.character
-            .as_ref()
-            .and_then(|c| c.skeleton.as_ref())
+        self.doc
+            .skeleton()
             .map(|s| s.flat_positions())
             .unwrap_or_default()
+    }
+
+    /// The joint names, in joint order.
+    #[wasm_bindgen(js_name = jointNames)]
+    pub fn joint_names(&self) -> Vec<String> {
+        let joints = self.doc.skeleton().map_or(&[][..], |s| &s.joints);
+        joints.iter().map(|j| j.name.clone()).collect()
+    }
+
+    /// The parent of every joint (-1 for roots), for the joint list and re-parenting.
+    #[wasm_bindgen(js_name = jointParents)]
+    pub fn joint_parents(&self) -> Vec<i32> {
+        let joints = self.doc.skeleton().map_or(&[][..], |s| &s.joints);
+        joints
+            .iter()
+            .map(|j| j.parent.map_or(-1, |p| p.0 as i32))
+            .collect()
+    }
+
+    /// Joint `joint`'s weight on every vertex.
+    #[wasm_bindgen(js_name = jointWeights)]
+    pub fn joint_weights(&self, joint: u32) -> Vec<f32> {
+        self.doc.joint_weights(joint)
     }
 
     pub fn render(&mut self, width: u32, height: u32) {
@@ -175,53 +184,24 @@ impl App {
         self.viewer.camera_mut().pan(dx, dy);
     }
 
-    /// The shown character's joint names, in joint order.
-    #[wasm_bindgen(js_name = jointNames)]
-    pub fn joint_names(&self) -> Vec<String> {
-        self.character
-            .as_ref()
-            .and_then(|c| c.skeleton.as_ref())
-            .map(|s| s.joints.iter().map(|j| j.name.clone()).collect())
-            .unwrap_or_default()
-    }
-
-    /// Paints joint `joint`'s skin weights on the mesh as a heatmap; a negative index (or one
-    /// without weights) shows the materials again.
+    /// Paints joint `joint`'s skin weights as a heatmap; a negative index (or one without
+    /// weights) shows the materials again.
     #[wasm_bindgen(js_name = showWeights)]
     pub fn show_weights(&mut self, joint: i32) {
-        if let Some(c) = &self.character {
-            let joint = u32::try_from(joint)
-                .ok()
-                .filter(|&j| {
-                    c.skeleton
-                        .as_ref()
-                        .is_some_and(|s| (j as usize) < s.joints.len())
-                })
-                .map(crate::rig::JointId);
-            self.viewer.show_weights(c, joint);
-            self.heat = joint;
-        }
-        self.repose();
+        let change = self.doc.show_weights(u32::try_from(joint).ok());
+        self.redraw(change);
     }
 
     /// The shown character as a rigged GLB, weights normalised to `max_influences` (4 or 8).
     #[wasm_bindgen(js_name = exportGlb)]
     pub fn export_glb(&self, max_influences: usize) -> Result<Vec<u8>, JsError> {
-        let c = self
-            .character
-            .as_ref()
-            .ok_or_else(|| JsError::new("no character is loaded"))?;
-        let options = crate::export::ExportOptions {
-            max_influences,
-            ..Default::default()
-        };
-        crate::export::export_glb(c, &options).map_err(|e| JsError::new(&e.to_string()))
+        self.doc.export_glb(max_influences).map_err(js_error)
     }
 
     /// Draws the mesh's edges over it, or not.
     #[wasm_bindgen(js_name = setWireframe)]
     pub fn set_wireframe(&mut self, on: bool) {
-        if let Some(c) = &self.character {
+        if let Some(c) = self.doc.character() {
             self.viewer.set_wireframe(on, c);
         }
     }
@@ -229,15 +209,13 @@ impl App {
     /// Shows the skeleton through the mesh (on) or lets the mesh hide it (off).
     #[wasm_bindgen(js_name = setXray)]
     pub fn set_xray(&mut self, on: bool) {
-        if let Some(c) = &self.character {
-            self.viewer.set_xray(on, c.skeleton.as_ref());
-            self.repose();
-        }
+        self.viewer.set_xray(on, self.doc.skeleton());
+        self.viewer.show_pose(&self.doc);
     }
 
     /// Frames the shown character again.
     pub fn frame(&mut self) {
-        if let Some(c) = &self.character {
+        if let Some(c) = self.doc.character() {
             self.viewer.camera_mut().frame(&c.mesh.bounds());
         }
     }

@@ -1,0 +1,311 @@
+//! The app's state, once, for every shell: the loaded character, its rig's edits with undo,
+//! the joint being dragged, the weights shown, and the pose (a clip playing or joints turned
+//! by hand). The page's wasm shell forwards calls here and redraws what each call says
+//! changed ([`Change`]); native tests drive it directly.
+
+mod motion;
+mod pose;
+
+use glam::Vec3;
+
+pub use motion::{MotionInfo, MotionKind};
+pub use pose::Pose;
+
+use crate::edit::{Applied, Edit, RigEditor};
+use crate::export::{ExportOptions, export_glb};
+use crate::rig::{JointId, Skeleton};
+use crate::skin::SkinOptions;
+use crate::{Character, Error};
+
+/// What a call changed, so a viewer redraws only that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Nothing to redraw.
+    None,
+    /// A new character: show it and frame it.
+    Character,
+    /// The rig changed (an edit, undo or redo): rebuild the surface and skeleton.
+    Rig,
+    /// Only the skeleton moved (a joint being dragged).
+    Skeleton,
+    /// The joint whose weights are painted changed.
+    Weights,
+    /// The pose changed (a clip frame, a turned joint, back to rest).
+    Pose,
+}
+
+/// A joint being dragged: which, and where it started (restored if the drag is abandoned).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Drag {
+    joint: JointId,
+    from: Vec3,
+}
+
+/// One character being rigged, checked and animated.
+pub struct Document {
+    character: Option<Character>,
+    editor: RigEditor,
+    drag: Option<Drag>,
+    /// The joint whose weights are painted, if any.
+    heat: Option<JointId>,
+    pose: Pose,
+    /// The joint pose mode's rotation ring is on.
+    gizmo: Option<JointId>,
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The error for a call that needs something the document does not have.
+fn missing(what: &str) -> Error {
+    Error::State(what.to_owned())
+}
+
+impl Document {
+    pub fn new() -> Self {
+        Self {
+            character: None,
+            editor: RigEditor::new(SkinOptions::default()),
+            drag: None,
+            heat: None,
+            pose: Pose::Rest,
+            gizmo: None,
+        }
+    }
+
+    /// Replaces the character (everything about the previous one is forgotten).
+    pub fn load(&mut self, character: Character) -> Change {
+        *self = Self {
+            character: Some(character),
+            ..Self::new()
+        };
+        Change::Character
+    }
+
+    pub fn character(&self) -> Option<&Character> {
+        self.character.as_ref()
+    }
+
+    pub fn skeleton(&self) -> Option<&Skeleton> {
+        self.character.as_ref()?.skeleton.as_ref()
+    }
+
+    /// The character, or an error saying none is loaded.
+    pub fn loaded(&self) -> Result<&Character, Error> {
+        self.character
+            .as_ref()
+            .ok_or_else(|| missing("no character is loaded"))
+    }
+
+    /// The skeleton, or an error saying what to do first.
+    pub fn rigged(&self) -> Result<&Skeleton, Error> {
+        self.skeleton()
+            .ok_or_else(|| missing("the character has no skeleton yet: rig it first"))
+    }
+
+    /// `joint` if the skeleton has it.
+    pub fn joint(&self, joint: u32) -> Result<JointId, Error> {
+        let skeleton = self.rigged()?;
+        let id = JointId(joint);
+        skeleton
+            .joint(id)
+            .map(|_| id)
+            .ok_or_else(|| missing(&format!("there is no joint {joint}")))
+    }
+
+    /// The joint whose weights are painted.
+    pub fn heat(&self) -> Option<JointId> {
+        self.heat
+    }
+
+    /// Paints `joint`'s weights, or the materials again for `None` or a joint that does not
+    /// exist.
+    pub fn show_weights(&mut self, joint: Option<u32>) -> Change {
+        self.heat = joint.and_then(|j| self.joint(j).ok());
+        Change::Weights
+    }
+
+    /// Joint `joint`'s weight on every vertex (zeros without a skin).
+    pub fn joint_weights(&self, joint: u32) -> Vec<f32> {
+        let Some(c) = &self.character else {
+            return Vec::new();
+        };
+        let Some(skin) = &c.skin else {
+            return vec![0.0; c.mesh.vertex_count()];
+        };
+        (0..c.mesh.vertex_count())
+            .map(|v| {
+                skin.influences(v)
+                    .iter()
+                    .filter(|i| i.joint.0 == joint)
+                    .map(|i| i.weight)
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// The character as a rigged GLB with at most `max_influences` (4 or 8) weights a vertex.
+    ///
+    /// # Errors
+    /// When nothing is loaded, or as [`export_glb`].
+    pub fn export_glb(&self, max_influences: usize) -> Result<Vec<u8>, Error> {
+        let options = ExportOptions {
+            max_influences,
+            ..ExportOptions::default()
+        };
+        Ok(export_glb(self.loaded()?, &options)?)
+    }
+
+    /// The character's size, which new joints and the rotation ring are placed in proportion to.
+    fn size(&self) -> f32 {
+        self.character
+            .as_ref()
+            .map_or(1.0, |c| c.mesh.bounds().diagonal())
+    }
+
+    /// Starts dragging `joint`: it follows [`Self::drag`] until [`Self::end_drag`] makes the
+    /// move one undoable edit. Playback and pose mode stop.
+    ///
+    /// # Errors
+    /// When there is no such joint.
+    pub fn begin_drag(&mut self, joint: u32) -> Result<Change, Error> {
+        let id = self.joint(joint)?;
+        let from = self.rigged()?.joints[id.index()].position();
+        self.cancel_drag();
+        let change = self.rest();
+        self.drag = Some(Drag { joint: id, from });
+        Ok(change)
+    }
+
+    /// Moves the dragged joint by `by(where it is now)` (the shell turns pointer pixels into a
+    /// move in the world); only the skeleton needs redrawing until the drag ends.
+    pub fn drag(&mut self, by: impl FnOnce(Vec3) -> Vec3) -> Change {
+        let Some(drag) = self.drag else {
+            return Change::None;
+        };
+        let Some(joint) = self
+            .character
+            .as_mut()
+            .and_then(|c| c.skeleton.as_mut())
+            .and_then(|s| s.joints.get_mut(drag.joint.index()))
+        else {
+            self.drag = None;
+            return Change::None;
+        };
+        let at = joint.position();
+        joint.world_bind.w_axis = (at + by(at)).extend(1.0);
+        Change::Skeleton
+    }
+
+    /// Ends a drag: the move becomes one edit and the skin is recomputed.
+    ///
+    /// # Errors
+    /// As [`Self::edit`]; the joint goes back where it started.
+    pub fn end_drag(&mut self) -> Result<Change, Error> {
+        let Some(drag) = self.drag else {
+            return Ok(Change::None);
+        };
+        let to = self
+            .skeleton()
+            .and_then(|s| s.joint(drag.joint))
+            .map(|j| j.position());
+        self.cancel_drag();
+        match to {
+            Some(to) => self
+                .edit(Edit::Move {
+                    joint: drag.joint,
+                    to,
+                })
+                .map(|(_, change)| change),
+            None => Ok(Change::Skeleton),
+        }
+    }
+
+    /// Puts a dragged joint back where the drag started and forgets the drag.
+    fn cancel_drag(&mut self) {
+        let Some(drag) = self.drag.take() else {
+            return;
+        };
+        if let Some(joint) = self
+            .character
+            .as_mut()
+            .and_then(|c| c.skeleton.as_mut())
+            .and_then(|s| s.joints.get_mut(drag.joint.index()))
+        {
+            joint.world_bind.w_axis = drag.from.extend(1.0);
+        }
+    }
+
+    /// Applies one edit (re-skinning) as an undoable step; returns what it did.
+    ///
+    /// # Errors
+    /// When nothing is loaded, or the edit is refused ([`crate::edit::EditError`]); nothing
+    /// changes then.
+    pub fn edit(&mut self, edit: Edit) -> Result<(Applied, Change), Error> {
+        self.cancel_drag();
+        let c = self
+            .character
+            .as_mut()
+            .ok_or_else(|| missing("no character is loaded"))?;
+        let applied = self.editor.apply(c, edit)?;
+        Ok((applied, self.after_edit()))
+    }
+
+    /// Adds a joint under `parent`, a little beyond it along its bone (named `joint<N>` when
+    /// `name` is blank); returns its index.
+    ///
+    /// # Errors
+    /// As [`Self::edit`], or when `parent` does not exist.
+    pub fn add_joint(&mut self, parent: u32, name: &str) -> Result<(JointId, Change), Error> {
+        let parent = self.joint(parent)?;
+        let skeleton = self.rigged()?;
+        let p = &skeleton.joints[parent.index()];
+        let along = p
+            .parent
+            .and_then(|g| skeleton.joint(g))
+            .and_then(|g| (p.position() - g.position()).try_normalize())
+            .unwrap_or(Vec3::Y);
+        let at = p.position() + along * 0.08 * self.size();
+        let name = if name.trim().is_empty() {
+            format!("joint{}", skeleton.joints.len())
+        } else {
+            name.to_owned()
+        };
+        let (applied, change) = self.edit(Edit::Add { parent, at, name })?;
+        Ok((applied.joint.unwrap_or(parent), change))
+    }
+
+    /// Prepares the mesh for quick re-skins (entering edit mode).
+    pub fn prepare_edits(&mut self) {
+        if let Some(c) = &self.character {
+            self.editor.prepare(c);
+        }
+    }
+
+    /// Steps back one edit (abandoning a drag first); `None` when there is nothing to undo.
+    pub fn undo(&mut self) -> Option<Change> {
+        self.cancel_drag();
+        let c = self.character.as_mut()?;
+        self.editor.undo(c).then(|| self.after_edit())
+    }
+
+    /// Re-applies the last undone edit; `None` when there is none.
+    pub fn redo(&mut self) -> Option<Change> {
+        self.cancel_drag();
+        let c = self.character.as_mut()?;
+        self.editor.redo(c).then(|| self.after_edit())
+    }
+
+    /// After the rig changed: joint indices may have moved, so the pose ends and the heatmap
+    /// and ring go when their joint is gone.
+    fn after_edit(&mut self) -> Change {
+        self.pose = Pose::Rest;
+        let joints = self.skeleton().map_or(0, |s| s.joints.len());
+        self.heat = self.heat.filter(|j| j.index() < joints);
+        self.gizmo = self.gizmo.filter(|j| j.index() < joints);
+        Change::Rig
+    }
+}

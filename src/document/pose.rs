@@ -1,0 +1,143 @@
+//! What pose the character is shown in: at rest, a clip playing, or joints turned by hand
+//! (pose mode) — one at a time.
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::{Change, Document, missing};
+use crate::Error;
+use crate::anim::{pose_world, rest_locals};
+use crate::rig::JointId;
+
+/// The pose shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pose {
+    /// The bind pose.
+    Rest,
+    /// Clip `index` of the character's animations, `time` seconds from its start.
+    Clip { index: usize, time: f32 },
+    /// Pose mode: each joint's rotation on top of its rest pose, one per joint.
+    Turns(Vec<Quat>),
+}
+
+impl Document {
+    pub fn pose(&self) -> &Pose {
+        &self.pose
+    }
+
+    /// Plays the character's clip `index` from its start; returns its duration in seconds.
+    ///
+    /// # Errors
+    /// When nothing is loaded or there is no such clip.
+    pub fn play(&mut self, index: usize) -> Result<(f32, Change), Error> {
+        let clip = self
+            .loaded()?
+            .animations
+            .get(index)
+            .ok_or_else(|| missing(&format!("there is no clip {index}")))?;
+        let duration = clip.duration();
+        self.cancel_drag();
+        self.pose = Pose::Clip { index, time: 0.0 };
+        Ok((duration, Change::Pose))
+    }
+
+    /// Moves the playing clip to `time` seconds from its start; without a clip, nothing.
+    pub fn seek(&mut self, time: f32) -> Change {
+        match &mut self.pose {
+            Pose::Clip { time: t, .. } => {
+                *t = time;
+                Change::Pose
+            }
+            _ => Change::None,
+        }
+    }
+
+    /// Back to the bind pose: playback stops, pose mode's turns and its ring go.
+    pub fn rest(&mut self) -> Change {
+        self.gizmo = None;
+        match std::mem::replace(&mut self.pose, Pose::Rest) {
+            Pose::Rest => Change::None,
+            _ => Change::Pose,
+        }
+    }
+
+    /// Pose mode: turns `joint` by `world_turn` (a rotation in world space, as the pointer
+    /// drew it) on top of how it is posed now. A playing clip stops.
+    ///
+    /// # Errors
+    /// When there is no such joint.
+    pub fn turn_joint(&mut self, joint: u32, world_turn: Quat) -> Result<Change, Error> {
+        let id = self.joint(joint)?;
+        let count = self.rigged()?.joints.len();
+        let world = match &self.pose {
+            Pose::Turns(_) => self.posed_world(),
+            _ => None,
+        }
+        .unwrap_or_else(|| self.rest_world());
+        let (_, rotation, _) = world[id.index()].to_scale_rotation_translation();
+        if !matches!(&self.pose, Pose::Turns(t) if t.len() == count) {
+            self.pose = Pose::Turns(vec![Quat::IDENTITY; count]);
+        }
+        if let Pose::Turns(turns) = &mut self.pose {
+            // The world-space turn in the joint's current frame, on top of its pose.
+            let local = rotation.inverse() * world_turn * rotation;
+            turns[id.index()] = (turns[id.index()] * local).normalize();
+        }
+        Ok(Change::Pose)
+    }
+
+    /// Each joint's world matrix in the pose shown; `None` at rest, and when the clip playing
+    /// does not fit the skeleton (it is then shown at rest).
+    pub fn posed_world(&self) -> Option<Vec<Mat4>> {
+        let c = self.character.as_ref()?;
+        let skeleton = c.skeleton.as_ref()?;
+        match &self.pose {
+            Pose::Rest => None,
+            Pose::Clip { index, time } => {
+                let clip = c
+                    .animations
+                    .get(*index)
+                    .filter(|clip| clip.fits(skeleton))?;
+                let start = clip.times.first().copied().unwrap_or(0.0);
+                Some(clip.world_at(skeleton, start + time))
+            }
+            Pose::Turns(turns) => {
+                let mut locals = rest_locals(skeleton);
+                for (local, turn) in locals.iter_mut().zip(turns) {
+                    local.rotation = (local.rotation * *turn).normalize();
+                }
+                Some(pose_world(skeleton, &locals))
+            }
+        }
+    }
+
+    fn rest_world(&self) -> Vec<Mat4> {
+        self.skeleton().map(|s| s.bind_world()).unwrap_or_default()
+    }
+
+    /// The joints where they are shown: posed, or at bind.
+    pub fn shown_joints(&self) -> Vec<Vec3> {
+        self.posed_world()
+            .unwrap_or_else(|| self.rest_world())
+            .iter()
+            .map(|m| m.w_axis.truncate())
+            .collect()
+    }
+
+    /// Puts pose mode's rotation ring on `joint` (or takes it away for `None` or a joint
+    /// that does not exist); returns where it is and its radius.
+    pub fn set_gizmo(&mut self, joint: Option<u32>) -> Option<(Vec3, f32)> {
+        self.gizmo = joint.and_then(|j| self.joint(j).ok());
+        self.gizmo_ring()
+    }
+
+    /// The joint the rotation ring is on.
+    pub fn gizmo(&self) -> Option<JointId> {
+        self.gizmo
+    }
+
+    /// The rotation ring's centre (its joint as shown) and radius, if it is on.
+    pub fn gizmo_ring(&self) -> Option<(Vec3, f32)> {
+        let at = *self.shown_joints().get(self.gizmo?.index())?;
+        Some((at, 0.05 * self.size()))
+    }
+}

@@ -1,0 +1,152 @@
+//! The app state every shell drives: loading, drags and edits with undo, poses and clips —
+//! what the page does through it, checked natively, including calls in awkward orders.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use glam::{Quat, Vec3};
+use rigkit::document::{Change, Document, MotionKind, Pose};
+
+fn fox() -> Document {
+    let mut doc = Document::new();
+    assert_eq!(doc.load(common::load("eval/Fox.glb")), Change::Character);
+    doc
+}
+
+fn joint_count(doc: &Document) -> usize {
+    doc.skeleton().unwrap().joints.len()
+}
+
+#[test]
+fn calls_without_a_character_or_joint_are_refused_in_words() {
+    let mut doc = Document::new();
+    let err = doc.begin_drag(0).unwrap_err().to_string();
+    assert!(err.contains("rig it first"), "{err}");
+    assert!(
+        doc.export_glb(4)
+            .unwrap_err()
+            .to_string()
+            .contains("no character")
+    );
+    assert_eq!(doc.undo(), None);
+    assert_eq!(doc.drag(|_| Vec3::X), Change::None);
+    let mut doc = fox();
+    let err = doc.begin_drag(10_000).unwrap_err().to_string();
+    assert!(err.contains("there is no joint 10000"), "{err}");
+    assert!(doc.play(99).unwrap_err().to_string().contains("no clip 99"));
+    assert!(doc.turn_joint(10_000, Quat::IDENTITY).is_err());
+}
+
+#[test]
+fn a_drag_becomes_one_undoable_move() {
+    let mut doc = fox();
+    let j = 5;
+    let from = doc.skeleton().unwrap().joints[j].position();
+    doc.begin_drag(j as u32).unwrap();
+    assert_eq!(doc.drag(|_| Vec3::new(0.0, 1.0, 0.0)), Change::Skeleton);
+    assert_eq!(doc.drag(|_| Vec3::new(0.0, 1.0, 0.0)), Change::Skeleton);
+    assert_eq!(doc.end_drag().unwrap(), Change::Rig);
+    let moved = doc.skeleton().unwrap().joints[j].position();
+    assert!((moved - from - Vec3::new(0.0, 2.0, 0.0)).length() < 1e-4);
+    assert_eq!(doc.undo(), Some(Change::Rig));
+    let back = doc.skeleton().unwrap().joints[j].position();
+    assert!((back - from).length() < 1e-5);
+}
+
+#[test]
+fn undo_during_a_drag_of_a_new_joint_abandons_the_drag() {
+    let mut doc = fox();
+    let before = joint_count(&doc);
+    let (added, _) = doc.add_joint(3, "").unwrap();
+    assert_eq!(joint_count(&doc), before + 1);
+    doc.begin_drag(added.0).unwrap();
+    doc.drag(|_| Vec3::X);
+    // The joint being dragged goes away under the drag.
+    assert_eq!(doc.undo(), Some(Change::Rig));
+    assert_eq!(joint_count(&doc), before);
+    assert_eq!(doc.drag(|_| Vec3::X), Change::None);
+    assert_eq!(doc.end_drag().unwrap(), Change::None);
+    assert_eq!(doc.redo(), Some(Change::Rig));
+    assert_eq!(joint_count(&doc), before + 1);
+}
+
+#[test]
+fn a_clip_poses_the_joints_and_rest_puts_them_back() {
+    let mut doc = fox();
+    let bind = doc.shown_joints();
+    let (duration, change) = doc.play(0).unwrap();
+    assert!(duration > 0.0);
+    assert_eq!(change, Change::Pose);
+    assert_eq!(doc.seek(0.5 * duration), Change::Pose);
+    let posed = doc.shown_joints();
+    let moved = bind
+        .iter()
+        .zip(&posed)
+        .filter(|(a, b)| a.distance(**b) > 1e-3)
+        .count();
+    assert!(moved > 0, "the clip moves no joint");
+    assert_eq!(doc.rest(), Change::Pose);
+    assert_eq!(doc.pose(), &Pose::Rest);
+    assert!(doc.posed_world().is_none());
+    assert_eq!(doc.shown_joints(), bind);
+    assert_eq!(doc.seek(1.0), Change::None);
+}
+
+#[test]
+fn turning_a_joint_carries_its_children_and_an_edit_ends_the_pose() {
+    let mut doc = fox();
+    let skeleton = doc.skeleton().unwrap().clone();
+    let parent = skeleton
+        .joints
+        .iter()
+        .position(|j| j.parent.is_some())
+        .unwrap();
+    let child = skeleton
+        .joints
+        .iter()
+        .position(|j| j.parent.map(|p| p.index()) == Some(parent))
+        .unwrap();
+    let before = doc.shown_joints();
+    doc.turn_joint(parent as u32, Quat::from_rotation_z(1.0))
+        .unwrap();
+    let after = doc.shown_joints();
+    assert!(
+        before[parent].distance(after[parent]) < 1e-4,
+        "the turned joint stays put"
+    );
+    assert!(
+        before[child].distance(after[child]) > 1e-4,
+        "its child swings"
+    );
+    assert!(matches!(doc.pose(), Pose::Turns(_)));
+    doc.edit(rigkit::edit::Edit::Rename {
+        joint: rigkit::rig::JointId(0),
+        name: "renamed".into(),
+    })
+    .unwrap();
+    assert_eq!(doc.pose(), &Pose::Rest);
+}
+
+#[test]
+fn a_generated_motion_is_listed_kept_and_exported() {
+    let mut doc = fox();
+    let listed = doc.motions();
+    assert!(listed.iter().any(|m| m.kind == MotionKind::Clip));
+    let idle = listed
+        .iter()
+        .find(|m| m.kind == MotionKind::Procedural && m.name == "idle")
+        .expect("the fox can idle");
+    let (index, change) = doc.animate(&idle.name).unwrap();
+    assert_eq!(change, Change::Pose);
+    assert_eq!(doc.pose(), &Pose::Clip { index, time: 0.0 });
+    let glb = doc.export_glb(4).unwrap();
+    let back = rigkit::io::import(&glb, "fox.glb", &rigkit::Limits::default()).unwrap();
+    assert!(back.animations.iter().any(|c| c.name == "idle"));
+    assert!(
+        doc.animate("moonwalk")
+            .unwrap_err()
+            .to_string()
+            .contains("moonwalk")
+    );
+}
