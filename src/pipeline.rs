@@ -60,6 +60,14 @@ impl Methods {
     }
 }
 
+impl Methods {
+    /// Whether any learned stage runs, for a skeleton that is `automatic` (the only kind the
+    /// skeleton head refines; see [`refines`]) or not.
+    pub fn runs_networks(self, automatic: bool) -> bool {
+        (self.skeleton == Method::Neural && automatic) || self.skin == Method::Neural
+    }
+}
+
 impl Default for Methods {
     fn default() -> Self {
         Self::BEST
@@ -151,8 +159,7 @@ impl RigRequest {
     /// Whether any learned stage runs for this request (the caller need not start a device
     /// otherwise).
     pub fn runs_networks(&self) -> bool {
-        (self.methods.skeleton == Method::Neural && refines(&self.source))
-            || self.methods.skin == Method::Neural
+        self.methods.runs_networks(refines(&self.source))
     }
 }
 

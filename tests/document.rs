@@ -94,6 +94,31 @@ fn a_clip_poses_the_joints_and_rest_puts_them_back() {
 }
 
 #[test]
+fn playback_advances_wraps_pauses_and_keeps_its_speed() {
+    let mut doc = fox();
+    let (duration, _) = doc.play(0).unwrap();
+    doc.set_speed(2.0).unwrap();
+    assert!(doc.set_speed(f32::NAN).is_err() && doc.set_speed(-1.0).is_err());
+    assert_eq!(doc.tick(0.25 * duration), Change::Pose);
+    assert!((doc.playback().time - 0.5 * duration).abs() < 1e-4);
+    doc.tick(0.3 * duration);
+    assert!(
+        (doc.playback().time - 0.1 * duration).abs() < 1e-3,
+        "wraps at the end"
+    );
+    doc.set_playing(false);
+    assert_eq!(doc.tick(1.0), Change::None);
+    assert!(!doc.playback().playing);
+    assert_eq!(doc.playback().index, Some(0));
+    doc.rest();
+    assert_eq!(doc.playback().index, None);
+    assert_eq!(doc.tick(1.0), Change::None);
+    // A new character keeps the speed the user chose.
+    doc.load(common::load("eval/Fox.glb"));
+    assert_eq!(doc.playback().speed, 2.0);
+}
+
+#[test]
 fn turning_a_joint_carries_its_children_and_an_edit_ends_the_pose() {
     let mut doc = fox();
     let skeleton = doc.skeleton().unwrap().clone();
@@ -139,7 +164,14 @@ fn a_generated_motion_is_listed_kept_and_exported() {
         .expect("the fox can idle");
     let (index, change) = doc.animate(&idle.name).unwrap();
     assert_eq!(change, Change::Pose);
-    assert_eq!(doc.pose(), &Pose::Clip { index, time: 0.0 });
+    assert_eq!(
+        doc.pose(),
+        &Pose::Clip {
+            index,
+            time: 0.0,
+            playing: true
+        }
+    );
     let glb = doc.export_glb(4).unwrap();
     let back = rigkit::io::import(&glb, "fox.glb", &rigkit::Limits::default()).unwrap();
     assert!(back.animations.iter().any(|c| c.name == "idle"));
@@ -149,4 +181,49 @@ fn a_generated_motion_is_listed_kept_and_exported() {
             .to_string()
             .contains("moonwalk")
     );
+}
+
+#[test]
+fn a_dropped_capture_plays_on_the_character_and_a_mesh_replaces_it() {
+    use rigkit::document::Opened;
+    use rigkit::io::InputFile;
+    let mut doc = Document::new();
+    doc.load(common::load("eval/mannequiny.glb"));
+    let bvh = common::read("motion/cmu/01_01.bvh");
+    let (opened, change) = doc
+        .open(&[InputFile {
+            name: "01_01.bvh",
+            bytes: &bvh,
+        }])
+        .unwrap();
+    let Opened::Clip { index } = opened else {
+        panic!("a BVH was opened as a character: {opened:?}");
+    };
+    assert_eq!(change, Change::Pose);
+    assert_eq!(doc.playback().index, Some(index));
+    assert_eq!(doc.character().unwrap().animations[index].name, "01_01");
+    // A broken file changes nothing.
+    assert!(
+        doc.open(&[InputFile {
+            name: "x.glb",
+            bytes: b"nope"
+        }])
+        .is_err()
+    );
+    assert_eq!(doc.playback().index, Some(index));
+    let mesh = common::read("samples/model-human.glb");
+    let (opened, change) = doc
+        .open(&[InputFile {
+            name: "model-human.glb",
+            bytes: &mesh,
+        }])
+        .unwrap();
+    assert_eq!(change, Change::Character);
+    assert!(matches!(
+        opened,
+        Opened::Character {
+            needs_rig: true,
+            ..
+        }
+    ));
 }

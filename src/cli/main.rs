@@ -10,6 +10,10 @@ mod train;
 
 use std::process::ExitCode;
 
+/// Any failure of a command: the core's typed errors and the CLI's own messages alike,
+/// printed once, by `main`.
+pub(crate) type CliError = Box<dyn std::error::Error + Send + Sync>;
+
 use rigkit::io::InputFile;
 use rigkit::{Character, Limits};
 
@@ -103,9 +107,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<(), String> {
+fn run(args: &[String]) -> Result<(), CliError> {
     let Some((command, rest)) = args.split_first() else {
-        return Err(format!("no command given\n\n{USAGE}"));
+        return Err(format!("no command given\n\n{USAGE}").into());
     };
     match command.as_str() {
         "info" => info(rest),
@@ -119,7 +123,7 @@ fn run(args: &[String]) -> Result<(), String> {
         "dataset" => match rest.split_first() {
             Some((what, args)) if what == "export" => dataset::export(args),
             Some((what, args)) if what == "stats" => dataset::stats(args),
-            _ => Err(format!("dataset takes export or stats\n\n{USAGE}")),
+            _ => Err(format!("dataset takes export or stats\n\n{USAGE}").into()),
         },
         "bench" => match rest.split_first() {
             Some((what, args)) if what == "import" => bench::import(args),
@@ -130,7 +134,8 @@ fn run(args: &[String]) -> Result<(), String> {
             Some((what, args)) if what == "pose" => bench::pose(args),
             _ => Err(format!(
                 "bench takes a stage: import, skin, rig, edit, pose or dataset\n\n{USAGE}"
-            )),
+            )
+            .into()),
         },
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
@@ -140,11 +145,11 @@ fn run(args: &[String]) -> Result<(), String> {
             println!("rigkit {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
-        other => Err(format!("unknown command '{other}'\n\n{USAGE}")),
+        other => Err(format!("unknown command '{other}'\n\n{USAGE}").into()),
     }
 }
 
-pub(crate) fn read_capped(path: &std::path::Path, limits: &Limits) -> Result<Vec<u8>, String> {
+pub(crate) fn read_capped(path: &std::path::Path, limits: &Limits) -> Result<Vec<u8>, CliError> {
     let shown = path.display();
     let size = std::fs::metadata(path)
         .map_err(|e| format!("cannot read '{shown}': {e}"))?
@@ -153,13 +158,14 @@ pub(crate) fn read_capped(path: &std::path::Path, limits: &Limits) -> Result<Vec
         return Err(format!(
             "'{shown}' is {size} bytes, more than the limit of {} bytes",
             limits.max_file_bytes
-        ));
+        )
+        .into());
     }
-    std::fs::read(path).map_err(|e| format!("cannot read '{shown}': {e}"))
+    std::fs::read(path).map_err(|e| format!("cannot read '{shown}': {e}").into())
 }
 
 /// Reads a model and the files it refers to (a glTF's `.bin`, an OBJ's `.mtl`) from beside it.
-pub(crate) fn load(path: &str) -> Result<Character, String> {
+pub(crate) fn load(path: &str) -> Result<Character, CliError> {
     let limits = Limits::default();
     let path = std::path::Path::new(path);
     let bytes = read_capped(path, &limits)?;
@@ -182,14 +188,14 @@ pub(crate) fn load(path: &str) -> Result<Character, String> {
         bytes: &bytes,
     }];
     files.extend(extra.iter().map(|(n, b)| InputFile { name: n, bytes: b }));
-    rigkit::io::import_files(&files, &limits).map_err(|e| e.to_string())
+    Ok(rigkit::io::import_files(&files, &limits)?)
 }
 
-fn info(args: &[String]) -> Result<(), String> {
+fn info(args: &[String]) -> Result<(), CliError> {
     let json = args.iter().any(|a| a == "--json");
     let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let [path] = files.as_slice() else {
-        return Err(format!("info takes one FILE\n\n{USAGE}"));
+        return Err(format!("info takes one FILE\n\n{USAGE}").into());
     };
     let bytes = read_capped(std::path::Path::new(path.as_str()), &Limits::default())?;
     if rigkit::io::detect_format(&bytes, path).ok() == Some(rigkit::io::Format::Bvh) {
@@ -197,7 +203,7 @@ fn info(args: &[String]) -> Result<(), String> {
     }
     let info = load(path)?.info();
     if json {
-        let text = serde_json::to_string_pretty(&info).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string_pretty(&info)?;
         println!("{text}");
         return Ok(());
     }
@@ -227,7 +233,7 @@ fn info(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn convert(args: &[String]) -> Result<(), String> {
+fn convert(args: &[String]) -> Result<(), CliError> {
     let mut options = rigkit::export::ExportOptions::default();
     let mut files = Vec::new();
     let mut subdivisions = 0usize;
@@ -247,12 +253,12 @@ fn convert(args: &[String]) -> Result<(), String> {
                     .map_err(|_| format!("--max-influences: '{value}' is not a number"))?;
             }
             "--no-animations" => options.animations = false,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             file => files.push(file),
         }
     }
     let [input, output] = files.as_slice() else {
-        return Err(format!("convert takes IN and OUT.glb\n\n{USAGE}"));
+        return Err(format!("convert takes IN and OUT.glb\n\n{USAGE}").into());
     };
     let mut character = load(input)?;
     for _ in 0..subdivisions {
@@ -262,12 +268,13 @@ fn convert(args: &[String]) -> Result<(), String> {
             return Err(format!(
                 "--subdivide: {} vertices would pass the limit of {too_many}",
                 mesh.vertex_count()
-            ));
+            )
+            .into());
         }
         character.skin = character.skin.map(|w| w.with_midpoints(&parents));
         character.mesh = mesh;
     }
-    let glb = rigkit::export::export_glb(&character, &options).map_err(|e| e.to_string())?;
+    let glb = rigkit::export::export_glb(&character, &options)?;
     std::fs::write(output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
     let info = character.info();
     println!(
@@ -279,8 +286,8 @@ fn convert(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn bvh_info(bytes: &[u8], path: &str, json: bool) -> Result<(), String> {
-    let bvh = rigkit::io::read_bvh(bytes, path).map_err(|e| e.to_string())?;
+fn bvh_info(bytes: &[u8], path: &str, json: bool) -> Result<(), CliError> {
+    let bvh = rigkit::io::read_bvh(bytes, path)?;
     let frames = bvh.frame_count();
     let duration = frames as f32 * bvh.frame_time;
     if json {

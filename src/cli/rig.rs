@@ -1,6 +1,7 @@
 //! `rigkit skin`: new weights for an existing skeleton, written as a GLB that keeps the input's
 //! joints, names, bind pose and animations.
 
+use super::CliError;
 use std::time::Instant;
 
 use rigkit::compute::cpu_device;
@@ -9,7 +10,7 @@ use rigkit::neural::Networks;
 use rigkit::pipeline::{Method, Methods, RigRequest, Stage, rig_character};
 use rigkit::skin::{SkinOptions, geodesic_skin};
 
-pub fn skin(args: &[String]) -> Result<(), String> {
+pub fn skin(args: &[String]) -> Result<(), CliError> {
     let mut input = None;
     let mut output = None;
     let mut options = SkinOptions::default();
@@ -35,7 +36,7 @@ pub fn skin(args: &[String]) -> Result<(), String> {
                 export.max_influences = influences(&value("--max-influences")?)?;
                 options.max_influences = export.max_influences;
             }
-            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'").into()),
             file => input = Some(file.to_owned()),
         }
     }
@@ -48,16 +49,16 @@ pub fn skin(args: &[String]) -> Result<(), String> {
     ))?;
     let started = Instant::now();
     let skin = match method {
-        Method::Geometric => {
-            geodesic_skin(&character.mesh, skeleton, &options).map_err(|e| e.to_string())
-        }
-        Method::Neural => Networks::bundled(&cpu_device())
-            .and_then(|n| n.skin(&character.mesh, skeleton, options.max_influences))
-            .map_err(|e| e.to_string()),
-    }?;
+        Method::Geometric => geodesic_skin(&character.mesh, skeleton, &options)?,
+        Method::Neural => Networks::bundled(&cpu_device())?.skin(
+            &character.mesh,
+            skeleton,
+            options.max_influences,
+        )?,
+    };
     let seconds = started.elapsed().as_secs_f32();
     character.skin = Some(skin);
-    let glb = export_glb(&character, &export).map_err(|e| e.to_string())?;
+    let glb = export_glb(&character, &export)?;
     std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
     println!(
         "wrote {output}: {} vertices skinned to {} joints in {seconds:.3} s",
@@ -70,7 +71,7 @@ pub fn skin(args: &[String]) -> Result<(), String> {
 /// `rigkit rig MESH -o OUT.glb [--template auto|humanoid|FILE.glb|FILE.bvh] [--method
 /// geometric]`: a skeleton fitted to
 /// the mesh and skin weights for it, written as a rigged GLB in the input's frame.
-pub fn rig(args: &[String]) -> Result<(), String> {
+pub fn rig(args: &[String]) -> Result<(), CliError> {
     let mut input = None;
     let mut output = None;
     let mut export = ExportOptions::default();
@@ -84,7 +85,7 @@ pub fn rig(args: &[String]) -> Result<(), String> {
             "--template" => template = value("--template")?,
             "--method" => methods = value("--method")?.parse()?,
             "--max-influences" => export.max_influences = influences(&value("--max-influences")?)?,
-            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'")),
+            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'").into()),
             file => input = Some(file.to_owned()),
         }
     }
@@ -103,11 +104,10 @@ pub fn rig(args: &[String]) -> Result<(), String> {
         if stage == Stage::Skin {
             fitted = started.elapsed().as_secs_f32();
         }
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     let total = started.elapsed().as_secs_f32();
     let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
-    let glb = export_glb(&character, &export).map_err(|e| e.to_string())?;
+    let glb = export_glb(&character, &export)?;
     std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
     println!(
         "wrote {output}: {} vertices, {joints} joints (skeleton {fitted:.3} s, total {total:.3} s)",
@@ -117,30 +117,29 @@ pub fn rig(args: &[String]) -> Result<(), String> {
 }
 
 /// A template's name, or a file whose skeleton to adapt: a rigged GLB/glTF/VRM or a BVH.
-fn skeleton_source(template: &str) -> Result<rigkit::skeleton::SkeletonSource, String> {
+fn skeleton_source(template: &str) -> Result<rigkit::skeleton::SkeletonSource, CliError> {
     use rigkit::skeleton::SkeletonSource;
     match template.parse() {
         Ok(named) => Ok(SkeletonSource::Template(named)),
         // A word that names no template and no file: say which templates there are.
         Err(unknown) if !template.contains('.') && !std::path::Path::new(template).is_file() => {
-            Err(unknown)
+            Err(unknown.into())
         }
         Err(_) => {
             let bytes =
                 super::read_capped(std::path::Path::new(template), &rigkit::Limits::default())?;
             let skeleton =
-                rigkit::io::import_skeleton(&bytes, template, &rigkit::Limits::default())
-                    .map_err(|e| e.to_string())?;
+                rigkit::io::import_skeleton(&bytes, template, &rigkit::Limits::default())?;
             Ok(SkeletonSource::Given(skeleton))
         }
     }
 }
 
 /// The value of `--max-influences`: 4 or 8, what glTF's `JOINTS_n` sets hold.
-fn influences(value: &str) -> Result<usize, String> {
+fn influences(value: &str) -> Result<usize, CliError> {
     match value {
         "4" => Ok(4),
         "8" => Ok(8),
-        _ => Err(format!("--max-influences: '{value}' is not 4 or 8")),
+        _ => Err(format!("--max-influences: '{value}' is not 4 or 8").into()),
     }
 }

@@ -3,18 +3,20 @@
 
 use std::path::PathBuf;
 
+use super::CliError;
+
 use burn::module::Module;
 use rigkit::compute::cpu_device;
 use rigkit::neural::train::joints::train_joints;
 use rigkit::neural::train::quantize::quantize;
 use rigkit::neural::train::skin::train_skin;
 use rigkit::neural::train::{CorpusPlan, TrainOptions};
-use rigkit::neural::{JointNet, SkinNet, load_model};
+use rigkit::neural::{JointNetConfig, SkinNetConfig, config_path, config_to_json, load_network};
 
 /// The data root when `--data` is not given, as in the repository's sibling layout.
 const DEFAULT_DATA: &str = "../shared/data";
 
-pub fn train(args: &[String]) -> Result<(), String> {
+pub fn train(args: &[String]) -> Result<(), CliError> {
     let (head, rest) = args.split_first().ok_or("train takes skeleton or skin")?;
     let mut data = PathBuf::from(DEFAULT_DATA);
     let mut out = None;
@@ -37,48 +39,78 @@ pub fn train(args: &[String]) -> Result<(), String> {
             "--procedural" => plan.procedural = parse(&value("--procedural")?)?,
             "--anny" => plan.anny = parse(&value("--anny")?)?,
             "--augmented" => plan.augmented = parse(&value("--augmented")?)?,
-            other => return Err(format!("unknown option '{other}'")),
+            other => return Err(format!("unknown option '{other}'").into()),
         }
     }
     options.out = out.ok_or("train needs --out DIR (checkpoints, log, loss.png)")?;
     options.validate_every = options.validate_every.max(1);
     let final_path = options.out.join("model-f32.bpk");
-    let saved = match head.as_str() {
-        "skin" => train_skin(&data, &plan, &options)?.0.save_file(&final_path),
-        "skeleton" => train_joints(&data, &plan, &options)?
-            .0
-            .save_file(&final_path),
-        other => return Err(format!("unknown network '{other}'; train skeleton or skin")),
+    // The networks train at their shipped shape; the record's config says which that was.
+    let (saved, config) = match head.as_str() {
+        "skin" => (
+            train_skin(&data, &plan, &options)?.0.save_file(&final_path),
+            config_to_json(&SkinNetConfig::default()),
+        ),
+        "skeleton" => (
+            train_joints(&data, &plan, &options)?
+                .0
+                .save_file(&final_path),
+            config_to_json(&JointNetConfig::default()),
+        ),
+        other => return Err(format!("unknown network '{other}'; train skeleton or skin").into()),
     };
     saved.map_err(|e| format!("cannot write '{}': {e}", final_path.display()))?;
+    let config_file = config_path(&final_path);
+    std::fs::write(&config_file, config)
+        .map_err(|e| format!("cannot write '{}': {e}", config_file.display()))?;
     println!("wrote {}", final_path.display());
     Ok(())
 }
 
 /// `rigkit quantize skin|skeleton IN.bpk OUT.bpk`.
-pub fn quantize_cmd(args: &[String]) -> Result<(), String> {
+pub fn quantize_cmd(args: &[String]) -> Result<(), CliError> {
     let [head, input, output] = args else {
         return Err("quantize takes skin|skeleton IN.bpk OUT.bpk".into());
     };
     let device = cpu_device();
     let (input, output) = (PathBuf::from(input), PathBuf::from(output));
-    let (saved, params) = match head.as_str() {
+    // The quantized record keeps the layer widths of the one it came from, saved beside it.
+    let (saved, params, config) = match head.as_str() {
         "skin" => {
-            let model = load_model(SkinNet::new, &input, &device).map_err(|e| e.to_string())?;
+            let (model, config) = load_network(
+                &input,
+                SkinNetConfig::default(),
+                SkinNetConfig::init,
+                &device,
+            )?;
             let params = model.num_params();
-            (quantize(model).save_file(&output), params)
+            (
+                quantize(model).save_file(&output),
+                params,
+                config_to_json(&config),
+            )
         }
         "skeleton" => {
-            let model = load_model(JointNet::new, &input, &device).map_err(|e| e.to_string())?;
+            let (model, config) = load_network(
+                &input,
+                JointNetConfig::default(),
+                JointNetConfig::init,
+                &device,
+            )?;
             let params = model.num_params();
-            (quantize(model).save_file(&output), params)
+            (
+                quantize(model).save_file(&output),
+                params,
+                config_to_json(&config),
+            )
         }
         other => {
-            return Err(format!(
-                "unknown network '{other}'; quantize skeleton or skin"
-            ));
+            return Err(format!("unknown network '{other}'; quantize skeleton or skin").into());
         }
     };
+    let config_file = config_path(&output);
+    std::fs::write(&config_file, config)
+        .map_err(|e| format!("cannot write '{}': {e}", config_file.display()))?;
     saved.map_err(|e| format!("cannot write '{}': {e}", output.display()))?;
     let size = |p: &PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());
     println!(
@@ -91,7 +123,7 @@ pub fn quantize_cmd(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn parse<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+fn parse<T: std::str::FromStr>(s: &str) -> Result<T, CliError> {
     s.parse()
-        .map_err(|_| format!("'{s}' is not a valid number"))
+        .map_err(|_| format!("'{s}' is not a valid number").into())
 }

@@ -5,7 +5,9 @@
 mod vertex_features;
 
 pub use burn::tensor::Device;
-pub use vertex_features::{FEATURES_PER_VERTEX, vertex_features, vertex_features_reference};
+pub use vertex_features::{
+    FEATURES_PER_VERTEX, vertex_features, vertex_features_difference, vertex_features_reference,
+};
 
 /// The CPU device used natively and whenever no GPU adapter is available.
 pub fn cpu_device() -> Device {

@@ -55,6 +55,34 @@ pub fn vertex_features_reference(positions: &[f32]) -> Result<Vec<f32>, ComputeE
         .collect())
 }
 
+/// How far `device` strays from the plain-Rust reference on the features of `positions`:
+/// the largest absolute difference of any feature. The check that a browser's GPU computes
+/// what the CPU does.
+///
+/// # Errors
+/// As [`vertex_features`], or [`ComputeError::Readback`] when the device cannot read back.
+pub async fn vertex_features_difference(
+    positions: &[f32],
+    device: &Device,
+) -> Result<f32, ComputeError> {
+    let reference = vertex_features_reference(positions)?;
+    let readback = |reason: String| ComputeError::Readback {
+        device: format!("{device:?}"),
+        reason,
+    };
+    let computed = vertex_features(positions, device)?
+        .into_data_async()
+        .await
+        .map_err(|e| readback(format!("{e:?}")))?
+        .try_to_vec::<f32>()
+        .map_err(|e| readback(format!("{e:?}")))?;
+    Ok(computed
+        .iter()
+        .zip(&reference)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

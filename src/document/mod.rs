@@ -9,13 +9,26 @@ mod pose;
 use glam::Vec3;
 
 pub use motion::{MotionInfo, MotionKind};
-pub use pose::Pose;
+pub use pose::{Playback, Pose};
 
 use crate::edit::{Applied, Edit, RigEditor};
 use crate::export::{ExportOptions, export_glb};
+use crate::io::{InputFile, detect_format, import_files};
 use crate::rig::{JointId, Skeleton};
 use crate::skin::SkinOptions;
-use crate::{Character, Error};
+use crate::{Character, CharacterInfo, Error, Limits};
+
+/// What opening files did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Opened {
+    /// A new character, shown; `needs_rig` when it came without a skeleton (rig it next).
+    Character {
+        info: CharacterInfo,
+        needs_rig: bool,
+    },
+    /// A motion capture, retargeted onto the character shown and playing as clip `index`.
+    Clip { index: usize },
+}
 
 /// What a call changed, so a viewer redraws only that.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +64,8 @@ pub struct Document {
     pose: Pose,
     /// The joint pose mode's rotation ring is on.
     gizmo: Option<JointId>,
+    /// How fast clips play (1 is real time).
+    speed: f32,
 }
 
 impl Default for Document {
@@ -73,6 +88,7 @@ impl Document {
             heat: None,
             pose: Pose::Rest,
             gizmo: None,
+            speed: 1.0,
         }
     }
 
@@ -80,9 +96,32 @@ impl Document {
     pub fn load(&mut self, character: Character) -> Change {
         *self = Self {
             character: Some(character),
+            speed: self.speed,
             ..Self::new()
         };
         Change::Character
+    }
+
+    /// Opens files dropped or picked together. A motion capture (BVH) plays on the character
+    /// shown; anything else is a new character (a `.gltf` with its `.bin` files, an `.obj`
+    /// with its `.mtl`). On error nothing changes.
+    ///
+    /// # Errors
+    /// As [`import_files`], or as [`Self::retarget_file`] for a capture.
+    pub fn open(&mut self, files: &[InputFile<'_>]) -> Result<(Opened, Change), Error> {
+        let capture = files
+            .iter()
+            .find(|f| detect_format(f.bytes, f.name).is_ok_and(|format| !format.has_mesh()));
+        if let Some(capture) = capture {
+            let (index, change) = self.retarget_file(capture.bytes, capture.name)?;
+            return Ok((Opened::Clip { index }, change));
+        }
+        let character = import_files(files, &Limits::default())?;
+        let opened = Opened::Character {
+            info: character.info(),
+            needs_rig: character.skeleton.is_none(),
+        };
+        Ok((opened, self.load(character)))
     }
 
     pub fn character(&self) -> Option<&Character> {

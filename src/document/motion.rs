@@ -99,7 +99,11 @@ impl Document {
             }
         };
         self.cancel_drag();
-        self.pose = Pose::Clip { index, time: 0.0 };
+        self.pose = Pose::Clip {
+            index,
+            time: 0.0,
+            playing: true,
+        };
         Ok((index, Change::Pose))
     }
 }

@@ -8,13 +8,31 @@ use crate::Error;
 use crate::anim::{pose_world, rest_locals};
 use crate::rig::JointId;
 
+/// Where playback stands, as the page's timeline shows it.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Playback {
+    /// The clip shown, if any.
+    pub index: Option<usize>,
+    /// Its length in seconds (0 without a clip).
+    pub duration: f32,
+    /// Seconds from its start.
+    pub time: f32,
+    pub speed: f32,
+    pub playing: bool,
+}
+
 /// The pose shown.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Pose {
     /// The bind pose.
     Rest,
-    /// Clip `index` of the character's animations, `time` seconds from its start.
-    Clip { index: usize, time: f32 },
+    /// Clip `index` of the character's animations, `time` seconds from its start; it
+    /// advances with [`Document::tick`] while `playing`.
+    Clip {
+        index: usize,
+        time: f32,
+        playing: bool,
+    },
     /// Pose mode: each joint's rotation on top of its rest pose, one per joint.
     Turns(Vec<Quat>),
 }
@@ -36,18 +54,79 @@ impl Document {
             .ok_or_else(|| missing(&format!("there is no clip {index}")))?;
         let duration = clip.duration();
         self.cancel_drag();
-        self.pose = Pose::Clip { index, time: 0.0 };
+        self.pose = Pose::Clip {
+            index,
+            time: 0.0,
+            playing: true,
+        };
         Ok((duration, Change::Pose))
     }
 
-    /// Moves the playing clip to `time` seconds from its start; without a clip, nothing.
+    /// Moves the clip shown to `time` seconds from its start; without a clip, nothing.
     pub fn seek(&mut self, time: f32) -> Change {
         match &mut self.pose {
-            Pose::Clip { time: t, .. } => {
+            Pose::Clip { time: t, .. } if time.is_finite() => {
                 *t = time;
                 Change::Pose
             }
             _ => Change::None,
+        }
+    }
+
+    /// Starts or pauses the clip shown; without a clip, nothing.
+    pub fn set_playing(&mut self, on: bool) {
+        if let Pose::Clip { playing, .. } = &mut self.pose {
+            *playing = on;
+        }
+    }
+
+    /// How fast clips play (1 is real time); negative or non-finite speeds are refused.
+    pub fn set_speed(&mut self, speed: f32) -> Result<(), Error> {
+        if !(speed.is_finite() && speed >= 0.0) {
+            return Err(missing(&format!(
+                "a playback speed of {speed} is not possible"
+            )));
+        }
+        self.speed = speed;
+        Ok(())
+    }
+
+    /// Advances a playing clip by `seconds` of wall time (times the speed), wrapping at its
+    /// end: what a viewer calls once per frame.
+    pub fn tick(&mut self, seconds: f32) -> Change {
+        let duration = self.playback().duration;
+        match &mut self.pose {
+            Pose::Clip {
+                time,
+                playing: true,
+                ..
+            } if duration > 0.0 && seconds.is_finite() => {
+                *time = (*time + seconds.max(0.0) * self.speed) % duration;
+                Change::Pose
+            }
+            _ => Change::None,
+        }
+    }
+
+    /// Where playback stands.
+    pub fn playback(&self) -> Playback {
+        let (index, time, playing) = match self.pose {
+            Pose::Clip {
+                index,
+                time,
+                playing,
+            } => (Some(index), time, playing),
+            _ => (None, 0.0, false),
+        };
+        let duration = index
+            .and_then(|i| self.character.as_ref()?.animations.get(i))
+            .map_or(0.0, |clip| clip.duration());
+        Playback {
+            index,
+            duration,
+            time,
+            speed: self.speed,
+            playing,
         }
     }
 
@@ -92,7 +171,7 @@ impl Document {
         let skeleton = c.skeleton.as_ref()?;
         match &self.pose {
             Pose::Rest => None,
-            Pose::Clip { index, time } => {
+            Pose::Clip { index, time, .. } => {
                 let clip = c
                     .animations
                     .get(*index)

@@ -1,6 +1,7 @@
 //! Triangle meshes in world space and the geometry computed on them.
 
 mod bounds;
+mod boxes;
 mod material;
 mod normals;
 mod subdivide;
@@ -8,6 +9,7 @@ mod unit_box;
 mod winding;
 
 pub use bounds::Aabb;
+pub use boxes::{boxes, probe_creature};
 pub use material::{AlphaMode, Image, Material};
 pub use normals::vertex_normals;
 pub use subdivide::subdivide;

@@ -3,30 +3,20 @@
 //! independent of point order and mesh topology.
 
 use burn::module::Module;
-use burn::tensor::{Device, Tensor};
+use burn::tensor::Tensor;
 
 use super::mlp::Mlp;
-use super::shape::POINT_FEATURES;
 
-/// Width of the shape code.
-pub const SHAPE_CODE: usize = 32;
-
+/// Built by [`super::EncoderConfig::init`].
 #[derive(Module, Debug)]
 pub struct ShapeEncoder {
-    per_point: Mlp,
-    code: Mlp,
+    pub(super) per_point: Mlp,
+    pub(super) code: Mlp,
 }
 
 impl ShapeEncoder {
-    pub fn new(device: &Device) -> Self {
-        Self {
-            per_point: Mlp::new(&[POINT_FEATURES, 64, 128], device),
-            code: Mlp::new(&[128, 64, SHAPE_CODE], device),
-        }
-    }
-
     /// # Shapes
-    /// `points`: `[n, POINT_FEATURES]` → `[1, SHAPE_CODE]`.
+    /// `points`: `[n, POINT_FEATURES]` → `[1, code]`.
     pub fn forward(&self, points: Tensor<2>) -> Tensor<2> {
         let features = self.per_point.forward(points);
         self.code.forward(features.max_dim(0))

@@ -4,23 +4,23 @@
 //! where chains branch); the network moves joints to where artists put them.
 
 use burn::module::Module;
-use burn::nn::{Linear, LinearConfig};
+use burn::nn::Linear;
 use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 
-use super::encoder::{SHAPE_CODE, ShapeEncoder};
+use super::config::JointNetConfig;
+use super::encoder::ShapeEncoder;
 use super::joint_inputs::{JOINT_FEATURES, JointInputs, NEIGHBOUR_FEATURES, NEIGHBOURS};
 use super::mlp::Mlp;
 use super::shape::{POINT_FEATURES, SHAPE_POINTS};
 
-const HIDDEN: usize = 64;
-
+/// Built by [`JointNetConfig::init`].
 #[derive(Module, Debug)]
 pub struct JointNet {
-    encoder: ShapeEncoder,
-    neighbour: Mlp,
-    attend: Linear,
-    offset: Mlp,
+    pub(super) encoder: ShapeEncoder,
+    pub(super) neighbour: Mlp,
+    pub(super) attend: Linear,
+    pub(super) offset: Mlp,
 }
 
 /// [`JointInputs`] as tensors on one device.
@@ -55,13 +55,9 @@ impl JointTensors {
 }
 
 impl JointNet {
+    /// The shipped network's shape ([`JointNetConfig::default`]).
     pub fn new(device: &Device) -> Self {
-        Self {
-            encoder: ShapeEncoder::new(device),
-            neighbour: Mlp::new(&[NEIGHBOUR_FEATURES + SHAPE_CODE, HIDDEN, HIDDEN], device),
-            attend: LinearConfig::new(HIDDEN, 1).init(device),
-            offset: Mlp::new(&[2 * HIDDEN + JOINT_FEATURES, HIDDEN, 3], device),
-        }
+        JointNetConfig::default().init(device)
     }
 
     /// Each joint's offset in units of its neighbourhood scale.
@@ -71,7 +67,8 @@ impl JointNet {
     pub fn forward(&self, x: JointTensors) -> Tensor<2> {
         let code = self.encoder.forward(x.points); // [1, C]
         let [j, k, _] = x.neighbours.dims();
-        let code = code.unsqueeze_dim::<3>(0).expand([j, k, SHAPE_CODE]);
+        let [_, width] = code.dims();
+        let code = code.unsqueeze_dim::<3>(0).expand([j, k, width]);
         let h = self
             .neighbour
             .forward(Tensor::cat(vec![x.neighbours, code], 2)); // [j, k, H]

@@ -12,6 +12,7 @@
 //! ([`SkinInputs`], [`JointInputs`]), a forward pass on a device, and results from the values
 //! read back ([`skin_weights_from`], [`moved_skeleton`]).
 
+mod config;
 mod encoder;
 mod joint_inputs;
 mod joint_net;
@@ -24,13 +25,15 @@ mod skin_net;
 #[cfg(feature = "train")]
 pub mod train;
 
+pub use config::{EncoderConfig, JointNetConfig, SkinNetConfig, config_from_json, config_to_json};
 pub use joint_inputs::{JointInputs, NEIGHBOURS};
 pub use joint_net::{JointNet, JointTensors};
-#[cfg(not(target_arch = "wasm32"))]
-pub use models::load_model;
 pub use models::{JOINT_MODEL_FILE, SKIN_MODEL_FILE, model_from_bytes};
+#[cfg(not(target_arch = "wasm32"))]
+pub use models::{config_path, load_model, load_network};
 pub use networks::{
-    BackendDifference, JOINT_RECORD, Networks, SKIN_RECORD, read, read_async, skin_inputs,
+    BackendDifference, JOINT_CONFIG, JOINT_RECORD, Networks, SKIN_CONFIG, SKIN_RECORD, read,
+    read_async, skin_inputs,
 };
 pub use shape::ShapeInput;
 pub use skin_inputs::{CANDIDATES, GEOMETRIC_WEIGHT, PAIR_FEATURES, SkinInputs};

@@ -1,5 +1,5 @@
 //! Loading trained weights onto a device. The records in `models/` hold int8 weights with a
-//! scale per block of 32 (burn's Q8S quantization); they are read on the CPU backend and
+//! scale per block of 16 (burn's Q8S quantization, see `train::quantize`); they are read on the CPU backend and
 //! expanded to f32 there, which gives every backend — WebGPU included, whose quantized storage
 //! differs — the same numbers.
 
@@ -47,6 +47,35 @@ pub fn load_model<M: Module>(
         .map_err(|e| NeuralError::Model(format!("cannot read '{}': {e}", path.display())))?;
     model_from_bytes(new, bytes, device)
         .map_err(|e| NeuralError::Model(format!("'{}': {e}", path.display())))
+}
+
+/// Where the config of the record at `record` is kept: beside it, as `<name>.json`.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn config_path(record: &std::path::Path) -> std::path::PathBuf {
+    record.with_extension("json")
+}
+
+/// The network in the record file `path`, built with the config saved beside it
+/// ([`config_path`]) or `default` when there is none; returns the config too.
+///
+/// # Errors
+/// [`NeuralError::Model`] naming the file when the record or its config cannot be read or do
+/// not fit together.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load_network<C: serde::de::DeserializeOwned, M: Module>(
+    path: &std::path::Path,
+    default: C,
+    init: impl Fn(&C, &Device) -> M,
+    device: &Device,
+) -> Result<(M, C), NeuralError> {
+    let beside = config_path(path);
+    let config = match std::fs::read_to_string(&beside) {
+        Ok(json) => super::config_from_json(&json)
+            .map_err(|e| NeuralError::Model(format!("'{}': {e}", beside.display())))?,
+        Err(_) => default,
+    };
+    let model = load_model(|d| init(&config, d), path, device)?;
+    Ok((model, config))
 }
 
 /// Replaces quantized parameters by their f32 values.

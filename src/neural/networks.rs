@@ -4,6 +4,7 @@
 
 use burn::tensor::{Device, Tensor};
 
+use super::config::{JointNetConfig, SkinNetConfig, config_from_json};
 use super::{
     JointInputs, JointNet, JointTensors, NeuralError, SkinInputs, SkinNet, SkinTensors,
     model_from_bytes, moved_skeleton, skin_weights_from,
@@ -12,9 +13,11 @@ use crate::mesh::Mesh;
 use crate::rig::{Skeleton, SkinWeights};
 use crate::skin::{SkinOptions, geodesic_skin};
 
-/// The int8 records of both heads.
+/// The int8 records of both heads, and the layer widths each was trained with.
 pub const SKIN_RECORD: &[u8] = include_bytes!("../../models/skin.bpk");
+pub const SKIN_CONFIG: &str = include_str!("../../models/skin.json");
 pub const JOINT_RECORD: &[u8] = include_bytes!("../../models/joints.bpk");
+pub const JOINT_CONFIG: &str = include_str!("../../models/joints.json");
 
 /// The trained networks, ready on a device.
 #[derive(Debug)]
@@ -32,9 +35,11 @@ impl Networks {
     /// # Errors
     /// [`NeuralError::Model`] if a compiled-in record does not fit its network.
     pub fn bundled(device: &Device) -> Result<Self, NeuralError> {
+        let skin: SkinNetConfig = config_from_json(SKIN_CONFIG)?;
+        let joints: JointNetConfig = config_from_json(JOINT_CONFIG)?;
         Ok(Self {
-            skin: model_from_bytes(SkinNet::new, SKIN_RECORD.to_vec(), device)?,
-            joints: model_from_bytes(JointNet::new, JOINT_RECORD.to_vec(), device)?,
+            skin: model_from_bytes(|d| skin.init(d), SKIN_RECORD.to_vec(), device)?,
+            joints: model_from_bytes(|d| joints.init(d), JOINT_RECORD.to_vec(), device)?,
             device: device.clone(),
             network_share: super::NETWORK_SHARE,
         })

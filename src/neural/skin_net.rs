@@ -8,20 +8,19 @@ use burn::module::Module;
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
-use super::encoder::{SHAPE_CODE, ShapeEncoder};
+use super::config::SkinNetConfig;
+use super::encoder::ShapeEncoder;
 use super::mlp::Mlp;
 use super::shape::{POINT_FEATURES, SHAPE_POINTS};
 use super::skin_inputs::{BONE_FEATURES, CANDIDATES, PAIR_FEATURES, SkinInputs, VERTEX_FEATURES};
 
-const QUERY: usize = 64;
-const TOKEN: usize = 32;
-
+/// Built by [`SkinNetConfig::init`].
 #[derive(Module, Debug)]
 pub struct SkinNet {
-    encoder: ShapeEncoder,
-    query: Mlp,
-    token: Mlp,
-    score: Mlp,
+    pub(super) encoder: ShapeEncoder,
+    pub(super) query: Mlp,
+    pub(super) token: Mlp,
+    pub(super) score: Mlp,
 }
 
 /// [`SkinInputs`] (or a subset of its vertices) as tensors on one device.
@@ -81,13 +80,9 @@ impl SkinTensors {
 }
 
 impl SkinNet {
+    /// The shipped network's shape ([`SkinNetConfig::default`]).
     pub fn new(device: &Device) -> Self {
-        Self {
-            encoder: ShapeEncoder::new(device),
-            query: Mlp::new(&[VERTEX_FEATURES + SHAPE_CODE, 64, QUERY], device),
-            token: Mlp::new(&[BONE_FEATURES + SHAPE_CODE, 64, TOKEN], device),
-            score: Mlp::new(&[QUERY + TOKEN + PAIR_FEATURES, 96, 48, 1], device),
-        }
+        SkinNetConfig::default().init(device)
     }
 
     /// Log skin weights over each vertex's candidate bones (padding gets −∞ in effect).
@@ -96,17 +91,18 @@ impl SkinNet {
     /// → `[vertices, CANDIDATES]`.
     pub fn forward(&self, x: SkinTensors) -> Tensor<2> {
         let code = self.encoder.forward(x.points); // [1, C]
+        let [_, width] = code.dims();
         let [n, _] = x.vertices.dims();
         let [joints, _] = x.bones.dims();
-        let with_code = |t: Tensor<2>, rows: usize| {
-            Tensor::cat(vec![t, code.clone().expand([rows, SHAPE_CODE])], 1)
-        };
+        let with_code =
+            |t: Tensor<2>, rows: usize| Tensor::cat(vec![t, code.clone().expand([rows, width])], 1);
         let query = self.query.forward(with_code(x.vertices, n)); // [n, Q]
+        let [_, q] = query.dims();
         let tokens = self.token.forward(with_code(x.bones, joints)); // [J, T]
         let query = query
             .unsqueeze_dim::<3>(1)
-            .expand([n, CANDIDATES, QUERY])
-            .reshape([n * CANDIDATES, QUERY]);
+            .expand([n, CANDIDATES, q])
+            .reshape([n * CANDIDATES, q]);
         let tokens = tokens.select(0, x.candidates); // [n*K, T]
         let scores = self
             .score

@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext};
 
 use crate::Limits;
-use crate::document::{Change, Document};
+use crate::document::{Change, Document, Opened};
 use crate::io::InputFile;
 use crate::view::Viewer;
 
@@ -75,11 +75,19 @@ impl App {
 
     /// Shows a newly imported character and returns its info.
     fn show(&mut self, character: crate::Character) -> Result<JsValue, JsError> {
-        let info = serde_wasm_bindgen::to_value(&character.info())?;
+        let (info, needs_rig) = (character.info(), character.skeleton.is_none());
         let change = self.doc.load(character);
         self.redraw(change);
-        Ok(info)
+        info_object(&info, needs_rig)
     }
+}
+
+/// A character's info as the page reads it, with `needsRig` when it has no skeleton yet.
+fn info_object(info: &crate::CharacterInfo, needs_rig: bool) -> Result<JsValue, JsError> {
+    let info = serde_wasm_bindgen::to_value(info)?;
+    js_sys::Reflect::set(&info, &"needsRig".into(), &needs_rig.into())
+        .map_err(|_| JsError::new("cannot build the result object"))?;
+    Ok(info)
 }
 
 #[wasm_bindgen]
@@ -105,7 +113,8 @@ impl App {
         })
     }
 
-    /// Imports a file and shows it; returns its info. On error the current character stays.
+    /// Imports a file and shows it; returns its info (with `needsRig`). On error the current
+    /// character stays.
     pub fn load(&mut self, bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
         let character = crate::io::import(bytes, name, &Limits::default()).map_err(js_error)?;
         self.show(character)
@@ -126,6 +135,28 @@ impl App {
             .collect();
         let character = crate::io::import_files(&files, &Limits::default()).map_err(js_error)?;
         self.show(character)
+    }
+
+    /// Opens files a user dropped or picked (see [`Document::open`]): `{ clip: index }` when
+    /// a capture was retargeted onto the character, else the new character's info with
+    /// `needsRig` set when it has no skeleton yet.
+    #[wasm_bindgen(js_name = openFiles)]
+    pub fn open_files(
+        &mut self,
+        names: Vec<String>,
+        contents: Vec<js_sys::Uint8Array>,
+    ) -> Result<JsValue, JsError> {
+        let bytes = input_files(&names, &contents, "openFiles")?;
+        let files: Vec<_> = bytes
+            .iter()
+            .map(|(name, bytes)| InputFile { name, bytes })
+            .collect();
+        let (opened, change) = self.doc.open(&files).map_err(js_error)?;
+        self.redraw(change);
+        match opened {
+            Opened::Clip { index } => object(&[("clip", JsValue::from_f64(index as f64))]),
+            Opened::Character { info, needs_rig } => info_object(&info, needs_rig),
+        }
     }
 
     /// The shown character's vertex positions, flat `x, y, z, …`; empty when none is loaded.

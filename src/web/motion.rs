@@ -37,10 +37,34 @@ impl App {
         Ok(duration)
     }
 
-    /// Shows the playing clip at `time` seconds from its start; without a clip, nothing.
+    /// Shows the clip at `time` seconds from its start; without a clip, nothing.
     pub fn pose(&mut self, time: f32) {
         let change = self.doc.seek(time);
         self.redraw(change);
+    }
+
+    /// Advances a playing clip by `seconds` of wall time; `true` when the pose moved.
+    pub fn tick(&mut self, seconds: f32) -> bool {
+        let change = self.doc.tick(seconds);
+        self.redraw(change);
+        change != crate::document::Change::None
+    }
+
+    /// Starts or pauses the clip shown.
+    #[wasm_bindgen(js_name = setPlaying)]
+    pub fn set_playing(&mut self, on: bool) {
+        self.doc.set_playing(on);
+    }
+
+    /// How fast clips play (1 is real time).
+    #[wasm_bindgen(js_name = setSpeed)]
+    pub fn set_speed(&mut self, speed: f32) -> Result<(), JsError> {
+        self.doc.set_speed(speed).map_err(js_error)
+    }
+
+    /// `{ index, duration, time, speed, playing }` of the clip shown (`index` null at rest).
+    pub fn playback(&self) -> Result<JsValue, JsError> {
+        Ok(serde_wasm_bindgen::to_value(&self.doc.playback())?)
     }
 
     /// Stops playback, leaves pose mode and shows the rest pose.

@@ -34,19 +34,19 @@ pub(crate) fn networks(on_gpu: bool) -> Result<(Rc<Networks>, &'static str), Neu
     Ok((n, name))
 }
 
-/// Runs both heads on a generated creature on the CPU and on the WebGPU device and returns
+/// Runs both heads on a small box creature ([`crate::mesh::probe_creature`]) on the CPU and on the WebGPU device and returns
 /// `{ joints, weights }`: the largest difference between the two in joint position (× the
 /// longest side) and in any skin weight. Rejects when WebGPU was not started.
 #[wasm_bindgen(js_name = neuralBackendCheck)]
 pub async fn neural_backend_check() -> Result<JsValue, JsError> {
-    let creature = crate::dataset::creature::generate(1_000_000_007, None);
+    let creature = crate::mesh::probe_creature();
     let (cpu, _) = networks(false).map_err(js_error)?;
     let (gpu, device) = networks(true).map_err(js_error)?;
     if device != "webgpu" {
         return Err(JsError::new("WebGPU was not started"));
     }
     let difference = cpu
-        .difference_from(&gpu, &creature.mesh)
+        .difference_from(&gpu, &creature)
         .await
         .map_err(js_error)?;
     object(&[

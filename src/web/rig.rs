@@ -33,22 +33,10 @@ fn request(
 /// the worker starts a GPU only when one will be used.
 #[wasm_bindgen(js_name = rigRunsNetworks)]
 pub fn rig_runs_networks(template: &str, method: &str, skeleton_given: bool) -> bool {
-    let source = if skeleton_given {
-        SkeletonSource::Given(crate::rig::Skeleton::default())
-    } else {
-        match template.parse() {
-            Ok(t) => SkeletonSource::Template(t),
-            Err(_) => return false,
-        }
-    };
-    method.parse().is_ok_and(|methods| {
-        RigRequest {
-            source,
-            methods,
-            max_influences: 4,
-        }
-        .runs_networks()
-    })
+    let automatic = !skeleton_given && template.parse() == Ok(crate::skeleton::Template::Auto);
+    method
+        .parse::<crate::pipeline::Methods>()
+        .is_ok_and(|m| m.runs_networks(automatic))
 }
 
 /// Imports the files (as `loadFiles` does), rigs them (see [`request`]; the networks run on

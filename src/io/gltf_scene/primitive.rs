@@ -1,0 +1,216 @@
+//! Primitives: triangles in any topology, vertices posed to world space, texture coordinates.
+
+use std::collections::HashMap;
+
+use glam::Vec3;
+use gltf::Primitive;
+use gltf::accessor::{DataType, Dimensions};
+use gltf::mesh::Mode;
+
+use super::skin::rest_pose;
+use super::{Binding, SceneReader};
+use crate::io::{ImportError, accessor_check};
+use crate::mesh::Mesh;
+use crate::rig::{Influence, SkinWeights};
+
+impl SceneReader<'_> {
+    /// Reads one primitive into `mesh` and `skin`; returns how many weights it dropped.
+    pub(super) fn append_primitive(
+        &self,
+        primitive: &Primitive<'_>,
+        place: &str,
+        binding: &Binding,
+        (node_index, shared): (usize, &mut HashMap<(usize, Vec<usize>), u32>),
+        mesh: &mut Mesh,
+        skin: &mut SkinWeights,
+    ) -> Result<usize, ImportError> {
+        let bad = |r: String| self.bad(place, r);
+        let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
+        let Some(positions_accessor) = primitive.get(&gltf::Semantic::Positions) else {
+            return Err(bad("it has no POSITION attribute".into()));
+        };
+        accessor_check::check(&positions_accessor, self.buffers)
+            .and_then(|()| {
+                accessor_check::check_kind(
+                    &positions_accessor,
+                    "POSITION",
+                    &[DataType::F32],
+                    Dimensions::Vec3,
+                )
+            })
+            .map_err(bad)?;
+        let count = positions_accessor.count();
+        let key = (
+            node_index,
+            primitive.attributes().map(|(_, a)| a.index()).collect(),
+        );
+        let shared_base = shared.get(&key).copied();
+        let total = mesh.positions.len() + count;
+        if shared_base.is_none() && total > self.limits.max_vertices {
+            return Err(self.too_many("vertices", total, self.limits.max_vertices));
+        }
+        let local: Vec<Vec3> = match shared_base {
+            Some(_) => Vec::new(),
+            None => reader
+                .read_positions()
+                .map(|p| p.map(Vec3::from_array).collect())
+                .unwrap_or_default(),
+        };
+        if let Some(vertex) = local.iter().position(|p| !p.is_finite()) {
+            return Err(ImportError::NonFinitePosition {
+                name: self.name.into(),
+                place: place.into(),
+                vertex,
+            });
+        }
+
+        let indices: Vec<u32> = match primitive.indices() {
+            Some(accessor) => {
+                accessor_check::check(&accessor, self.buffers)
+                    .and_then(|()| {
+                        accessor_check::check_kind(
+                            &accessor,
+                            "index",
+                            &[DataType::U8, DataType::U16, DataType::U32],
+                            Dimensions::Scalar,
+                        )
+                    })
+                    .map_err(bad)?;
+                reader
+                    .read_indices()
+                    .map(|i| i.into_u32().collect())
+                    .unwrap_or_default()
+            }
+            None => (0..count as u32).collect(),
+        };
+        if let Some(i) = indices.iter().find(|&&i| i as usize >= count) {
+            return Err(bad(format!(
+                "index {i} is out of range for its {count} vertices"
+            )));
+        }
+        let triangles = triangulate(primitive.mode(), &indices);
+        let total = mesh.triangles.len() + triangles.len();
+        if total > self.limits.max_triangles {
+            return Err(self.too_many("triangles", total, self.limits.max_triangles));
+        }
+
+        let (base, dropped) = match shared_base {
+            Some(base) => (base, 0),
+            None => {
+                let base = mesh.positions.len() as u32;
+                let dropped =
+                    self.append_vertices(primitive, place, binding, &local, mesh, skin)?;
+                shared.insert(key, base);
+                (base, dropped)
+            }
+        };
+        mesh.parts.push(crate::mesh::MeshPart {
+            first_triangle: mesh.triangles.len(),
+            triangle_count: triangles.len(),
+            material: primitive.material().index(),
+        });
+        mesh.triangles
+            .extend(triangles.iter().map(|t| t.map(|i| i + base)));
+        Ok(dropped)
+    }
+
+    /// Poses a primitive's vertices to world space and appends them with their influences and
+    /// texture coordinates; returns how many weights it dropped.
+    pub(super) fn append_vertices(
+        &self,
+        primitive: &Primitive<'_>,
+        place: &str,
+        binding: &Binding,
+        local: &[Vec3],
+        mesh: &mut Mesh,
+        skin: &mut SkinWeights,
+    ) -> Result<usize, ImportError> {
+        let bad = |r: String| self.bad(place, r);
+        let count = local.len();
+        let (influences, dropped) = match binding {
+            Binding::Skinned(matrices) => {
+                self.read_influences(primitive, count, matrices, place)?
+            }
+            Binding::Rigid { joint, .. } => {
+                let one = joint.map(|joint| Influence { joint, weight: 1.0 });
+                (vec![one.into_iter().collect(); count], 0)
+            }
+        };
+        let uvs = self.read_uvs(primitive, count).map_err(bad)?;
+        if let Some(uvs) = uvs {
+            // Earlier primitives without coordinates get zeros, so indices stay aligned.
+            mesh.uvs.resize(mesh.positions.len(), glam::Vec2::ZERO);
+            mesh.uvs.extend(uvs);
+        } else if !mesh.uvs.is_empty() {
+            mesh.uvs
+                .resize(mesh.positions.len() + count, glam::Vec2::ZERO);
+        }
+        for (p, vertex_influences) in local.iter().zip(&influences) {
+            let world = match binding {
+                Binding::Rigid { world, .. } => world.transform_point3(*p),
+                Binding::Skinned(matrices) => rest_pose(*p, vertex_influences, matrices),
+            };
+            mesh.positions.push(world);
+            skin.push_vertex(vertex_influences.iter().copied());
+        }
+        Ok(dropped)
+    }
+
+    /// TEXCOORD_0 as floats, when the primitive has it.
+    pub(super) fn read_uvs(
+        &self,
+        primitive: &Primitive<'_>,
+        count: usize,
+    ) -> Result<Option<Vec<glam::Vec2>>, String> {
+        let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(0)) else {
+            return Ok(None);
+        };
+        accessor_check::check(&accessor, self.buffers)?;
+        accessor_check::check_kind(
+            &accessor,
+            "TEXCOORD_0",
+            &[DataType::F32, DataType::U8, DataType::U16],
+            Dimensions::Vec2,
+        )?;
+        if accessor.count() != count {
+            return Err(format!(
+                "TEXCOORD_0 has {} entries for {count} vertices",
+                accessor.count()
+            ));
+        }
+        let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
+        Ok(reader.read_tex_coords(0).map(|t| {
+            t.into_f32()
+                .map(|uv| {
+                    let uv = glam::Vec2::from_array(uv);
+                    if uv.is_finite() { uv } else { glam::Vec2::ZERO }
+                })
+                .collect()
+        }))
+    }
+}
+
+/// Triangle lists from list, strip or fan indices, keeping counter-clockwise winding.
+pub(super) fn triangulate(mode: Mode, indices: &[u32]) -> Vec<[u32; 3]> {
+    match mode {
+        Mode::TriangleStrip => indices
+            .windows(3)
+            .enumerate()
+            .map(|(k, w)| {
+                if k % 2 == 0 {
+                    [w[0], w[1], w[2]]
+                } else {
+                    [w[1], w[0], w[2]]
+                }
+            })
+            .collect(),
+        Mode::TriangleFan => match indices.split_first() {
+            Some((&hub, rest)) => rest.windows(2).map(|w| [hub, w[0], w[1]]).collect(),
+            None => Vec::new(),
+        },
+        _ => indices
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect(),
+    }
+}

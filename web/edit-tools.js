@@ -1,0 +1,172 @@
+// Pointer input on the viewport and the joint tools: orbit, pan and zoom; picking a joint
+// (its weights are painted), dragging it in edit mode or turning it in pose mode; adding,
+// deleting, renaming and re-parenting joints, with undo and redo. The rig and its history
+// live in the Rust document; this module turns DOM events into its calls.
+
+import { $, showError, reported } from './ui.js';
+
+export function setupEditTools(ctx) {
+  const { app, canvas } = ctx;
+  let drag = null;
+  ctx.selected = -1;
+
+  // Selects a joint: its weights are painted and the edit tools act on it.
+  function selectJoint(joint) {
+    ctx.selected = joint;
+    $('weights-joint').value = String(joint);
+    app.showWeights(joint);
+    $('legend').hidden = joint < 0;
+    const parents = app.jointParents();
+    const select = $('parent-joint');
+    select.replaceChildren(new Option('(parent…)', ''));
+    app.jointNames().forEach((name, i) => { if (i !== joint) select.add(new Option(`parent: ${name}`, String(i))); });
+    select.value = joint >= 0 && parents[joint] >= 0 ? String(parents[joint]) : '';
+    ctx.redraw();
+  }
+
+  // Fills the joint chooser of the weight heatmap.
+  function listJoints() {
+    const select = $('weights-joint');
+    select.replaceChildren(new Option('(materials)', '-1'));
+    app.jointNames().forEach((name, i) => select.add(new Option(name, String(i))));
+    $('legend').hidden = true;
+  }
+
+  // After any edit: the joint list, the motions and the undo buttons follow the rig.
+  function afterEdit() {
+    const keep = ctx.selected;
+    listJoints();
+    ctx.listMotions();
+    const count = app.jointNames().length;
+    selectJoint(keep < count ? keep : -1);
+    ctx.current = { ...ctx.current, joints: count };
+  }
+
+  // Runs one edit, showing any error in the banner (and rethrowing it for scripts).
+  const editRig = (run) => {
+    const result = reported(run);
+    afterEdit();
+    return result;
+  };
+  const edits = {
+    moveJoint: (joint, x, y, z) => editRig(() => app.moveJoint(joint, x, y, z)),
+    addJoint: (parent, name = '') => editRig(() => app.addJoint(parent, name)),
+    deleteJoint: (joint) => editRig(() => app.deleteJoint(joint)),
+    renameJoint: (joint, name) => editRig(() => app.renameJoint(joint, name)),
+    reparentJoint: (joint, parent) => editRig(() => app.reparentJoint(joint, parent)),
+    undo: () => editRig(() => app.undo()),
+    redo: () => editRig(() => app.redo()),
+  };
+
+  const pick = (e) => app.pickJoint(e.offsetX, e.offsetY, canvas.clientWidth, canvas.clientHeight);
+  canvas.addEventListener('pointerdown', (e) => {
+    const mode = $('mode').value;
+    const joint = e.button === 0 && !e.shiftKey ? pick(e) : -1;
+    drag = { x: e.clientX, y: e.clientY, pan: e.button !== 0 || e.shiftKey, joint: -1 };
+    if (joint >= 0) {
+      selectJoint(joint);
+      if (mode === 'edit') {
+        app.beginDrag(joint);
+        drag.joint = joint;
+      } else if (mode === 'pose') {
+        drag.joint = joint;
+        app.showGizmo(joint);
+      }
+    }
+    canvas.setPointerCapture(e.pointerId);
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) {
+      const joint = pick(e);
+      const tip = $('joint-tip');
+      tip.hidden = joint < 0;
+      if (joint >= 0) {
+        tip.textContent = app.jointNames()[joint];
+        tip.style.left = `${e.offsetX + 12}px`;
+        tip.style.top = `${e.offsetY + 12}px`;
+      }
+      return;
+    }
+    const dx = e.clientX - drag.x;
+    const dy = e.clientY - drag.y;
+    drag.x = e.clientX;
+    drag.y = e.clientY;
+    const mode = $('mode').value;
+    if (drag.joint >= 0 && mode === 'edit') app.dragJoint(dx, dy, canvas.clientHeight);
+    else if (drag.joint >= 0 && mode === 'pose') app.rotateJoint(drag.joint, dx, dy);
+    else if (drag.pan) app.pan(dx, dy);
+    else app.orbit(dx, dy);
+    ctx.redraw();
+  });
+  canvas.addEventListener('pointerup', () => {
+    if (drag && drag.joint >= 0 && $('mode').value === 'edit') {
+      try {
+        const ms = app.endDrag();
+        $('status-edit').textContent = `joint moved, re-skinned in ${ms.toFixed(0)} ms`;
+        afterEdit();
+      } catch (err) {
+        showError(err.message || String(err));
+      }
+    }
+    drag = null;
+  });
+  canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    app.zoom(-Math.sign(e.deltaY));
+    ctx.redraw();
+  }, { passive: false });
+  const frameModel = () => { app.frame(); ctx.redraw(); };
+  $('frame-button').addEventListener('click', frameModel);
+  canvas.addEventListener('dblclick', frameModel);
+  addEventListener('keydown', (e) => { if (e.key === 'f' || e.key === 'F') frameModel(); });
+
+  $('mode').addEventListener('change', (e) => {
+    const mode = e.target.value;
+    $('edit-tools').hidden = mode !== 'edit';
+    $('reset-pose').hidden = mode !== 'pose';
+    if (mode !== 'pose') app.resetPose();
+    else if (ctx.selected >= 0) app.showGizmo(ctx.selected);
+    if (mode === 'edit') app.prepareEdits();
+    ctx.redraw();
+  });
+  const needSelection = () => {
+    if (ctx.selected < 0) showError('Select a joint first: click it in the viewport');
+    return ctx.selected >= 0;
+  };
+  const quietly = (run) => { try { run(); } catch (_) { /* shown in the banner */ } };
+  $('add-joint').addEventListener('click', () => {
+    if (needSelection()) quietly(() => selectJoint(edits.addJoint(ctx.selected)));
+  });
+  $('delete-joint').addEventListener('click', () => {
+    if (needSelection()) quietly(() => { edits.deleteJoint(ctx.selected); selectJoint(-1); });
+  });
+  $('rename-joint').addEventListener('click', () => {
+    if (!needSelection()) return;
+    const name = prompt('New name', app.jointNames()[ctx.selected]);
+    if (name !== null) quietly(() => edits.renameJoint(ctx.selected, name));
+  });
+  $('parent-joint').addEventListener('change', (e) => {
+    if (e.target.value === '' || !needSelection()) return;
+    quietly(() => selectJoint(edits.reparentJoint(ctx.selected, Number(e.target.value))));
+  });
+  $('undo').addEventListener('click', () => quietly(edits.undo));
+  $('redo').addEventListener('click', () => quietly(edits.redo));
+  $('reset-pose').addEventListener('click', () => { app.resetPose(); ctx.redraw(); });
+  addEventListener('keydown', (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.target instanceof HTMLInputElement) return;
+    const key = e.key.toLowerCase();
+    if (key === 'z' || key === 'y') {
+      e.preventDefault();
+      quietly(() => { if (key === 'y' || e.shiftKey) edits.redo(); else edits.undo(); });
+    }
+  });
+  $('weights-joint').addEventListener('change', (e) => {
+    const joint = Number(e.target.value);
+    app.showWeights(joint);
+    $('legend').hidden = joint < 0;
+    ctx.redraw();
+  });
+
+  Object.assign(ctx, { selectJoint, listJoints, afterEdit, edits });
+}

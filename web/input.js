@@ -1,0 +1,97 @@
+// Files in and out: the file picker, drag and drop, the sample characters, and the download.
+// What a dropped file means (a character to show, a capture to retarget, a mesh to rig) is
+// decided in Rust (`openFiles`); this module reads the files and updates the page.
+
+import { $, clearError, reported, showError } from './ui.js';
+
+export function setupInput(ctx) {
+  const { app } = ctx;
+  // The files of the character shown, for rigging it again.
+  ctx.shownFiles = null;
+
+  // After a character is shown: the status bar, joint list and motions follow it; one
+  // without a skeleton is then rigged (when `rig`).
+  function shown(info, files, rig) {
+    clearError();
+    ctx.redraw();
+    $('status-file').textContent =
+      `${info.name}: ${info.vertices.toLocaleString()} vertices, ${info.joints} joints`;
+    const { needsRig, ...summary } = info;
+    ctx.current = { ...summary, backend: ctx.backend.label };
+    ctx.shownFiles = files;
+    ctx.listJoints();
+    ctx.listMotions();
+    if (rig && needsRig) return ctx.rigFiles(files);
+    return ctx.current;
+  }
+
+  // Imports files (a .gltf with its .bin, an .obj with its .mtl) and shows the character; a
+  // mesh without a skeleton is then rigged. Throws (and shows a banner) on a bad file; what
+  // was shown before stays.
+  async function loadFiles(files, { rig = true } = {}) {
+    if (!Array.isArray(files) || files.length === 0 || files.some((f) => !(f.bytes instanceof Uint8Array))) {
+      throw new TypeError('rigkit.loadFiles expects [{ name, bytes: Uint8Array }, …]');
+    }
+    const info = reported(() => app.loadFiles(files.map((f) => String(f.name)), files.map((f) => f.bytes)));
+    return shown(info, files, rig);
+  }
+  const load = (bytes, name) => loadFiles([{ name, bytes }]);
+
+  // Files picked or dropped together: Rust says whether they are a character or a capture
+  // to play on the character shown.
+  async function openUserFiles(fileList) {
+    const files = await Promise.all([...fileList].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+    if (files.length === 0) return;
+    try {
+      const opened = reported(() => app.openFiles(files.map((f) => f.name), files.map((f) => f.bytes)));
+      if (opened.clip !== undefined) ctx.addMotion(() => opened.clip);
+      else await shown(opened, files, true);
+    } catch (_) {
+      // Shown in the banner.
+    }
+  }
+
+  // Sample characters: fetched from the page's own folder; unrigged ones are rigged with the
+  // template that suits them.
+  async function openSample(file, template) {
+    const response = await fetch(`web/samples/${file}`);
+    if (!response.ok) throw new Error(`cannot open the sample ${file}: HTTP ${response.status}`);
+    $('template').value = template;
+    return loadFiles([{ name: file, bytes: new Uint8Array(await response.arrayBuffer()) }]);
+  }
+
+  const exportGlb = () => app.exportGlb(Number($('max-influences').value));
+
+  $('file-input').addEventListener('change', (e) => {
+    openUserFiles(e.target.files);
+    e.target.value = '';
+  });
+  const dropHint = $('drop-hint');
+  addEventListener('dragenter', (e) => { e.preventDefault(); dropHint.hidden = false; });
+  addEventListener('dragover', (e) => { e.preventDefault(); });
+  addEventListener('dragleave', (e) => { if (!e.relatedTarget) dropHint.hidden = true; });
+  addEventListener('drop', (e) => {
+    e.preventDefault();
+    dropHint.hidden = true;
+    if (e.dataTransfer) openUserFiles(e.dataTransfer.files);
+  });
+  $('sample').addEventListener('change', (e) => {
+    const [file, template] = e.target.value.split('|');
+    e.target.value = '';
+    if (file) openSample(file, template).catch((err) => showError(err.message));
+  });
+  $('download-button').addEventListener('click', () => {
+    try {
+      const blob = new Blob([exportGlb()], { type: 'model/gltf-binary' });
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = `${(ctx.current && ctx.current.name ? ctx.current.name : 'character').replace(/\.[^.]*$/, '')}-rigkit.glb`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    } catch (e) {
+      showError(e.message || String(e));
+    }
+  });
+
+  Object.assign(ctx, { loadFiles, load, openUserFiles, openSample, exportGlb });
+}

@@ -1,0 +1,28 @@
+// The page's shared bits of DOM: element lookup and the error banner.
+
+export const $ = (id) => document.getElementById(id);
+
+export const messageOf = (e) => (e && e.message ? e.message : String(e));
+
+export function showError(message) {
+  $('error-text').textContent = message;
+  $('error-banner').hidden = false;
+}
+
+export function clearError() {
+  $('error-banner').hidden = true;
+}
+
+// Runs `run`, clearing the banner on success; a failure is shown in the banner and rethrown
+// (as a plain Error) for scripts.
+export function reported(run) {
+  try {
+    const result = run();
+    clearError();
+    return result;
+  } catch (e) {
+    const message = messageOf(e);
+    showError(message);
+    throw new Error(message);
+  }
+}
