@@ -61,6 +61,15 @@ impl Methods {
 }
 
 impl Methods {
+    /// Whether rigging with the template named `template` (or a skeleton file, when
+    /// `skeleton_given`) by the method named `method` runs a network; unknown names run none.
+    pub fn named_run_networks(template: &str, method: &str, skeleton_given: bool) -> bool {
+        let automatic = !skeleton_given && template.parse() == Ok(Template::Auto);
+        method
+            .parse::<Self>()
+            .is_ok_and(|m| m.runs_networks(automatic))
+    }
+
     /// Whether any learned stage runs, for a skeleton that is `automatic` (the only kind the
     /// skeleton head refines; see [`refines`]) or not.
     pub fn runs_networks(self, automatic: bool) -> bool {
@@ -120,6 +129,43 @@ impl Stage {
             Self::Skin => "skin",
             Self::Export => "export",
         }
+    }
+}
+
+/// When each stage of a rig began, on any clock (the browser's has no `Instant`), and so how
+/// long each took: a stage lasts until the next one that ran begins.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StageTimes {
+    began: [Option<f64>; Stage::ALL.len()],
+}
+
+impl Default for StageTimes {
+    fn default() -> Self {
+        Self {
+            began: [None; Stage::ALL.len()],
+        }
+    }
+}
+
+impl StageTimes {
+    /// Notes that `stage` began at `now`.
+    pub fn begin(&mut self, stage: Stage, now: f64) {
+        self.began[stage as usize] = Some(now);
+    }
+
+    /// Each stage's duration if the rig ended at `now`, in [`Stage::ALL`]'s order (0 for a
+    /// stage that did not run), in the clock's units.
+    pub fn durations(&self, now: f64) -> [(Stage, f64); Stage::ALL.len()] {
+        Stage::ALL.map(|stage| {
+            let i = stage as usize;
+            let end = self.began[i + 1..]
+                .iter()
+                .flatten()
+                .next()
+                .copied()
+                .unwrap_or(now);
+            (stage, self.began[i].map_or(0.0, |start| end - start))
+        })
     }
 }
 

@@ -50,7 +50,7 @@ export function setupPlayback(ctx) {
   const retarget = (bytes, name) => addMotion(() => app.retargetFile(bytes, name));
 
   function restPose() {
-    app.restPose();
+    app.resetPose();
     $('motion').value = '';
     setControls(false, false);
     $('time-label').textContent = '0.00 s';

@@ -129,7 +129,7 @@ export async function mountViewer(canvas, rig) {
   const module = await init();
   canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
   const app = new module.App(canvas);
-  app.load(rig.toGlb(), rig.name || 'character.glb');
+  app.loadFiles([rig.name || 'character.glb'], [rig.toGlb()]);
   let running = true;
   let dirty = true;
   const draw = () => {

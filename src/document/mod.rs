@@ -116,12 +116,46 @@ impl Document {
             let (index, change) = self.retarget_file(capture.bytes, capture.name)?;
             return Ok((Opened::Clip { index }, change));
         }
+        self.load_files(files)
+    }
+
+    /// Reads a character from files given together and shows it (see [`Self::open`] for
+    /// files a user dropped, which may be a capture instead).
+    ///
+    /// # Errors
+    /// As [`import_files`]; nothing changes then.
+    pub fn load_files(&mut self, files: &[InputFile<'_>]) -> Result<(Opened, Change), Error> {
         let character = import_files(files, &Limits::default())?;
         let opened = Opened::Character {
             info: character.info(),
             needs_rig: character.skeleton.is_none(),
         };
         Ok((opened, self.load(character)))
+    }
+
+    /// The character's vertex positions, flat `x, y, z, …` (empty when none is loaded).
+    pub fn flat_positions(&self) -> Vec<f32> {
+        let mesh = self.character.as_ref().map(|c| &c.mesh);
+        mesh.map(|m| m.flat_positions()).unwrap_or_default()
+    }
+
+    /// The skeleton's joint positions at bind, flat `x, y, z, …`.
+    pub fn joint_positions(&self) -> Vec<f32> {
+        self.skeleton()
+            .map(Skeleton::flat_positions)
+            .unwrap_or_default()
+    }
+
+    /// The joint names, in joint order.
+    pub fn joint_names(&self) -> Vec<String> {
+        self.skeleton().map(Skeleton::names).unwrap_or_default()
+    }
+
+    /// Each joint's parent index, -1 for roots.
+    pub fn joint_parents(&self) -> Vec<i32> {
+        self.skeleton()
+            .map(Skeleton::parent_indices)
+            .unwrap_or_default()
     }
 
     pub fn character(&self) -> Option<&Character> {

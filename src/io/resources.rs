@@ -13,6 +13,16 @@ pub struct InputFile<'a> {
     pub bytes: &'a [u8],
 }
 
+impl<'a> InputFile<'a> {
+    /// Borrowed views of files held as `(name, bytes)` pairs (what a shell receives).
+    pub fn list(files: &'a [(String, Vec<u8>)]) -> Vec<Self> {
+        files
+            .iter()
+            .map(|(name, bytes)| Self { name, bytes })
+            .collect()
+    }
+}
+
 /// Why a reference could not be resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResolveError {

@@ -22,21 +22,27 @@ const FACES: [[u32; 3]; 12] = [
     [3, 7, 5],
 ];
 
+/// Appends a closed axis-aligned box from `lo` to `hi` (12 outward-facing triangles) to
+/// `mesh`; normals are left to the caller.
+pub fn add_box(mesh: &mut Mesh, lo: Vec3, hi: Vec3) {
+    let base = mesh.positions.len() as u32;
+    mesh.positions.extend((0..8u32).map(|i| {
+        Vec3::new(
+            if i & 1 == 0 { lo.x } else { hi.x },
+            if i & 2 == 0 { lo.y } else { hi.y },
+            if i & 4 == 0 { lo.z } else { hi.z },
+        )
+    }));
+    mesh.triangles
+        .extend(FACES.iter().map(|t| t.map(|i| i + base)));
+}
+
 /// A mesh of the boxes `(lo, hi)`, each closed, with every triangle split in four
 /// `subdivisions` times so the surface has vertices away from the corners.
 pub fn boxes(extents: &[(Vec3, Vec3)], subdivisions: usize) -> Mesh {
     let mut mesh = Mesh::default();
     for &(lo, hi) in extents {
-        let base = mesh.positions.len() as u32;
-        mesh.positions.extend((0..8u32).map(|i| {
-            Vec3::new(
-                if i & 1 == 0 { lo.x } else { hi.x },
-                if i & 2 == 0 { lo.y } else { hi.y },
-                if i & 4 == 0 { lo.z } else { hi.z },
-            )
-        }));
-        mesh.triangles
-            .extend(FACES.iter().map(|t| t.map(|i| i + base)));
+        add_box(&mut mesh, lo, hi);
     }
     for _ in 0..subdivisions {
         mesh = subdivide(&mesh).0;

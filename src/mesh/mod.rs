@@ -9,7 +9,7 @@ mod unit_box;
 mod winding;
 
 pub use bounds::Aabb;
-pub use boxes::{boxes, probe_creature};
+pub use boxes::{add_box, boxes, probe_creature};
 pub use material::{AlphaMode, Image, Material};
 pub use normals::vertex_normals;
 pub use subdivide::subdivide;
@@ -17,6 +17,11 @@ pub use unit_box::UnitBox;
 pub use winding::winding_number;
 
 use glam::{Vec2, Vec3};
+
+/// Points as a flat `x, y, z, x, y, z, …` array, the layout GPUs and JS want.
+pub fn flatten(points: &[Vec3]) -> Vec<f32> {
+    points.iter().flat_map(|p| p.to_array()).collect()
+}
 
 /// An indexed triangle mesh. All primitives of an input are merged into one, in world space.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -65,6 +70,6 @@ impl Mesh {
 
     /// Positions as a flat `x, y, z, x, y, z, …` array, the layout GPUs and JS want.
     pub fn flat_positions(&self) -> Vec<f32> {
-        self.positions.iter().flat_map(|p| p.to_array()).collect()
+        flatten(&self.positions)
     }
 }

@@ -77,6 +77,19 @@ impl Skeleton {
         children
     }
 
+    /// Each joint's parent index, -1 for roots: the layout JS and Python read.
+    pub fn parent_indices(&self) -> Vec<i32> {
+        self.joints
+            .iter()
+            .map(|j| j.parent.map_or(-1, |p| p.0 as i32))
+            .collect()
+    }
+
+    /// The joint names, in joint order.
+    pub fn names(&self) -> Vec<String> {
+        self.joints.iter().map(|j| j.name.clone()).collect()
+    }
+
     pub fn flat_positions(&self) -> Vec<f32> {
         self.joints
             .iter()

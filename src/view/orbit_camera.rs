@@ -140,6 +140,18 @@ impl OrbitCamera {
             * glam::Quat::from_axis_angle(right, dy * TURN_PER_PIXEL)
     }
 
+    /// Where each of `points` appears on a `width` × `height` viewport, flat `x, y, …` in
+    /// pixels from the top-left; NaN for a point behind the camera.
+    pub fn flat_screen_positions(&self, points: &[Vec3], width: f32, height: f32) -> Vec<f32> {
+        points
+            .iter()
+            .flat_map(|p| {
+                self.screen_position(*p, width, height)
+                    .map_or([f32::NAN; 2], |s| s.to_array())
+            })
+            .collect()
+    }
+
     /// The point of `points` (world space) nearest the pointer at `x`, `y` on a `width` ×
     /// `height` viewport, if one is within a few pixels of it.
     pub fn pick(&self, points: &[Vec3], x: f32, y: f32, width: f32, height: f32) -> Option<usize> {

@@ -4,7 +4,7 @@
 use glam::Vec3;
 use wasm_bindgen::prelude::*;
 
-use super::{App, js_error};
+use super::App;
 use crate::edit::Edit;
 use crate::rig::JointId;
 
@@ -14,16 +14,10 @@ impl App {
     /// shown: posed when a clip or pose is showing), flat `x, y, …`; NaN behind the camera.
     #[wasm_bindgen(js_name = jointScreenPositions)]
     pub fn joint_screen_positions(&self, width: f32, height: f32) -> Vec<f32> {
-        let camera = self.viewer.camera();
         let shown = self.doc.shown_joints();
-        shown
-            .iter()
-            .flat_map(|p| {
-                camera
-                    .screen_position(*p, width, height)
-                    .map_or([f32::NAN; 2], |s| s.to_array())
-            })
-            .collect()
+        self.viewer
+            .camera()
+            .flat_screen_positions(&shown, width, height)
     }
 
     /// The joint nearest the pointer at `x`, `y` (within a few pixels), or -1.
@@ -37,9 +31,7 @@ impl App {
     /// Starts dragging `joint` (edit mode) until [`Self::end_drag`] makes the move one edit.
     #[wasm_bindgen(js_name = beginDrag)]
     pub fn begin_drag(&mut self, joint: u32) -> Result<(), JsError> {
-        let change = self.doc.begin_drag(joint).map_err(js_error)?;
-        self.redraw(change);
-        Ok(())
+        self.call(|doc| Ok(((), doc.begin_drag(joint)?)))
     }
 
     /// Moves the dragged joint by `dx`, `dy` pixels in the plane facing the camera (viewport
@@ -47,17 +39,15 @@ impl App {
     #[wasm_bindgen(js_name = dragJoint)]
     pub fn drag_joint(&mut self, dx: f32, dy: f32, height: f32) {
         let camera = self.viewer.camera().clone();
-        let change = self
-            .doc
-            .drag(|at| camera.drag_in_view_plane(at, dx, dy, height));
-        self.redraw(change);
+        self.update(|doc| doc.drag(|at| camera.drag_in_view_plane(at, dx, dy, height)));
     }
 
     /// Ends a drag: the move becomes an edit and the skin is recomputed. Returns the re-skin
     /// time in milliseconds.
     #[wasm_bindgen(js_name = endDrag)]
     pub fn end_drag(&mut self) -> Result<f64, JsError> {
-        self.timed(|doc| doc.end_drag())
+        self.timed(|doc| Ok(((), doc.end_drag()?)))
+            .map(|(_, ms)| ms)
     }
 
     /// Moves `joint` to (`x`, `y`, `z`) as one edit (for scripts); returns the re-skin time.
@@ -67,32 +57,30 @@ impl App {
             joint: JointId(joint),
             to: Vec3::new(x, y, z),
         };
-        self.timed(|doc| doc.edit(edit).map(|(_, change)| change))
+        self.timed(|doc| doc.edit(edit)).map(|(_, ms)| ms)
     }
 
     /// Adds a joint under `parent`, a little beyond it along its bone; returns its index.
     #[wasm_bindgen(js_name = addJoint)]
     pub fn add_joint(&mut self, parent: u32, name: &str) -> Result<u32, JsError> {
-        let (joint, change) = self.doc.add_joint(parent, name).map_err(js_error)?;
-        self.redraw(change);
-        Ok(joint.0)
+        self.call(|doc| doc.add_joint(parent, name)).map(|j| j.0)
     }
 
     #[wasm_bindgen(js_name = deleteJoint)]
     pub fn delete_joint(&mut self, joint: u32) -> Result<(), JsError> {
-        self.apply(Edit::Delete {
+        let edit = Edit::Delete {
             joint: JointId(joint),
-        })
-        .map(|_| ())
+        };
+        self.call(|doc| doc.edit(edit)).map(|_| ())
     }
 
     #[wasm_bindgen(js_name = renameJoint)]
     pub fn rename_joint(&mut self, joint: u32, name: &str) -> Result<(), JsError> {
-        self.apply(Edit::Rename {
+        let edit = Edit::Rename {
             joint: JointId(joint),
             name: name.to_owned(),
-        })
-        .map(|_| ())
+        };
+        self.call(|doc| doc.edit(edit)).map(|_| ())
     }
 
     /// Makes `parent` the parent of `joint`; returns the joint's new index.
@@ -102,7 +90,8 @@ impl App {
             joint: JointId(joint),
             parent: JointId(parent),
         };
-        self.apply(edit).map(|moved| moved.map_or(joint, |j| j.0))
+        let applied = self.call(|doc| doc.edit(edit))?;
+        Ok(applied.joint.map_or(joint, |j| j.0))
     }
 
     /// Prepares the mesh for quick re-skins (called on entering edit mode).
@@ -126,9 +115,8 @@ impl App {
     #[wasm_bindgen(js_name = rotateJoint)]
     pub fn rotate_joint(&mut self, joint: u32, dx: f32, dy: f32) {
         let turn = self.viewer.camera().drag_turn(dx, dy);
-        if let Ok(change) = self.doc.turn_joint(joint, turn) {
-            self.redraw(change);
-        }
+        // A joint that does not exist turns nothing.
+        let _ = self.call(|doc| Ok(((), doc.turn_joint(joint, turn)?)));
     }
 
     /// Pose mode's rotation ring around `joint` (where it is shown), or none for -1.
@@ -148,31 +136,7 @@ impl App {
     /// Leaves pose mode (and playback): back to the bind pose.
     #[wasm_bindgen(js_name = resetPose)]
     pub fn reset_pose(&mut self) {
-        let change = self.doc.rest();
         self.viewer.set_gizmo(None, 0.0);
-        self.redraw(change);
-    }
-}
-
-impl App {
-    /// Applies one edit and redraws; returns the joint it concerns afterwards.
-    fn apply(&mut self, edit: Edit) -> Result<Option<JointId>, JsError> {
-        let (applied, change) = self.doc.edit(edit).map_err(js_error)?;
-        self.redraw(change);
-        Ok(applied.joint)
-    }
-
-    /// Runs an edit and redraws; returns the milliseconds the edit took.
-    fn timed(
-        &mut self,
-        edit: impl FnOnce(
-            &mut crate::document::Document,
-        ) -> Result<crate::document::Change, crate::Error>,
-    ) -> Result<f64, JsError> {
-        let started = js_sys::Date::now();
-        let change = edit(&mut self.doc).map_err(js_error)?;
-        let ms = js_sys::Date::now() - started;
-        self.redraw(change);
-        Ok(ms)
+        self.update(|doc| doc.rest());
     }
 }

@@ -2,10 +2,9 @@
 //! core's [`Document`] and pipeline, draw what changed, and turn results and errors into JS
 //! values. State and policy live in the core; this layer only translates.
 
-mod compute;
+mod device;
 mod edit;
 mod motion;
-mod neural;
 mod rig;
 
 use std::sync::Arc;
@@ -14,7 +13,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext};
 
-use crate::Limits;
 use crate::document::{Change, Document, Opened};
 use crate::io::InputFile;
 use crate::view::Viewer;
@@ -41,8 +39,7 @@ pub(crate) fn object(entries: &[(&str, JsValue)]) -> Result<JsValue, JsError> {
     Ok(target.into())
 }
 
-/// Files handed over from JS as parallel name and byte arrays; `caller` names the API call
-/// in errors.
+/// Files handed over from JS as parallel name and byte arrays; `caller` names the API call.
 pub(crate) fn input_files(
     names: &[String],
     contents: &[js_sys::Uint8Array],
@@ -60,6 +57,19 @@ pub(crate) fn input_files(
         .collect())
 }
 
+/// What opening files did, as the page reads it: `{ clip: index }` for a retargeted capture,
+/// else the character's info with `needsRig` when it has no skeleton yet.
+fn opened_object(opened: Opened) -> Result<JsValue, JsError> {
+    let (info, needs_rig) = match opened {
+        Opened::Clip { index } => return object(&[("clip", JsValue::from(index))]),
+        Opened::Character { info, needs_rig } => (info, needs_rig),
+    };
+    let info = serde_wasm_bindgen::to_value(&info)?;
+    js_sys::Reflect::set(&info, &"needsRig".into(), &needs_rig.into())
+        .map_err(|_| JsError::new("cannot build the result object"))?;
+    Ok(info)
+}
+
 /// One viewport on one canvas, and the document it shows.
 #[wasm_bindgen]
 pub struct App {
@@ -73,21 +83,32 @@ impl App {
         self.viewer.present(&self.doc, change);
     }
 
-    /// Shows a newly imported character and returns its info.
-    fn show(&mut self, character: crate::Character) -> Result<JsValue, JsError> {
-        let (info, needs_rig) = (character.info(), character.skeleton.is_none());
-        let change = self.doc.load(character);
+    /// Runs `call` on the document and draws what it changed.
+    fn update(&mut self, call: impl FnOnce(&mut Document) -> Change) -> Change {
+        let change = call(&mut self.doc);
         self.redraw(change);
-        info_object(&info, needs_rig)
+        change
     }
-}
 
-/// A character's info as the page reads it, with `needsRig` when it has no skeleton yet.
-fn info_object(info: &crate::CharacterInfo, needs_rig: bool) -> Result<JsValue, JsError> {
-    let info = serde_wasm_bindgen::to_value(info)?;
-    js_sys::Reflect::set(&info, &"needsRig".into(), &needs_rig.into())
-        .map_err(|_| JsError::new("cannot build the result object"))?;
-    Ok(info)
+    /// Runs a fallible `call` on the document, draws what it changed, returns its value.
+    fn call<T>(
+        &mut self,
+        call: impl FnOnce(&mut Document) -> Result<(T, Change), crate::Error>,
+    ) -> Result<T, JsError> {
+        self.timed(call).map(|(value, _)| value)
+    }
+
+    /// [`Self::call`], also returning the milliseconds the document took (edits re-skin).
+    fn timed<T>(
+        &mut self,
+        call: impl FnOnce(&mut Document) -> Result<(T, Change), crate::Error>,
+    ) -> Result<(T, f64), JsError> {
+        let started = js_sys::Date::now();
+        let (value, change) = call(&mut self.doc).map_err(js_error)?;
+        let ms = js_sys::Date::now() - started;
+        self.redraw(change);
+        Ok((value, ms))
+    }
 }
 
 #[wasm_bindgen]
@@ -96,10 +117,7 @@ impl App {
     /// options it wants.
     #[wasm_bindgen(constructor)]
     pub fn new(canvas: HtmlCanvasElement) -> Result<App, JsError> {
-        let gl = canvas
-            .get_context("webgl2")
-            .ok()
-            .flatten()
+        let gl = (canvas.get_context("webgl2").ok().flatten())
             .and_then(|c| c.dyn_into::<WebGl2RenderingContext>().ok())
             .ok_or_else(|| JsError::new("this browser cannot create a WebGL2 context"))?;
         let gl = three_d::context::Context::from_webgl2_context(gl);
@@ -107,90 +125,55 @@ impl App {
         #[allow(clippy::arc_with_non_send_sync)]
         let context = three_d::Context::from_gl_context(Arc::new(gl))
             .map_err(|e| JsError::new(&format!("cannot start the 3D viewport: {e}")))?;
-        Ok(App {
-            viewer: Viewer::new(context),
-            doc: Document::new(),
-        })
+        let (viewer, doc) = (Viewer::new(context), Document::new());
+        Ok(App { viewer, doc })
     }
 
-    /// Imports a file and shows it; returns its info (with `needsRig`). On error the current
-    /// character stays.
-    pub fn load(&mut self, bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
-        let character = crate::io::import(bytes, name, &Limits::default()).map_err(js_error)?;
-        self.show(character)
-    }
-
-    /// Imports several files given together (a `.gltf` with its `.bin` files, an `.obj` with its
-    /// `.mtl`) and shows the character; `names[i]` is the name of `contents[i]`.
+    /// Imports files given together (one model, or a `.gltf` with its `.bin` files, an `.obj`
+    /// with its `.mtl`) and shows the character; `names[i]` is the name of `contents[i]`.
+    /// Returns its info (with `needsRig`); on error the current character stays.
     #[wasm_bindgen(js_name = loadFiles)]
     pub fn load_files(
         &mut self,
         names: Vec<String>,
         contents: Vec<js_sys::Uint8Array>,
     ) -> Result<JsValue, JsError> {
-        let bytes = input_files(&names, &contents, "loadFiles")?;
-        let files: Vec<_> = bytes
-            .iter()
-            .map(|(name, bytes)| InputFile { name, bytes })
-            .collect();
-        let character = crate::io::import_files(&files, &Limits::default()).map_err(js_error)?;
-        self.show(character)
+        let files = input_files(&names, &contents, "loadFiles")?;
+        opened_object(self.call(|doc| doc.load_files(&InputFile::list(&files)))?)
     }
 
-    /// Opens files a user dropped or picked (see [`Document::open`]): `{ clip: index }` when
-    /// a capture was retargeted onto the character, else the new character's info with
-    /// `needsRig` set when it has no skeleton yet.
+    /// Opens files a user dropped or picked ([`Document::open`]: a capture plays on the
+    /// character shown; anything else is a new character).
     #[wasm_bindgen(js_name = openFiles)]
     pub fn open_files(
         &mut self,
         names: Vec<String>,
         contents: Vec<js_sys::Uint8Array>,
     ) -> Result<JsValue, JsError> {
-        let bytes = input_files(&names, &contents, "openFiles")?;
-        let files: Vec<_> = bytes
-            .iter()
-            .map(|(name, bytes)| InputFile { name, bytes })
-            .collect();
-        let (opened, change) = self.doc.open(&files).map_err(js_error)?;
-        self.redraw(change);
-        match opened {
-            Opened::Clip { index } => object(&[("clip", JsValue::from_f64(index as f64))]),
-            Opened::Character { info, needs_rig } => info_object(&info, needs_rig),
-        }
+        let files = input_files(&names, &contents, "openFiles")?;
+        opened_object(self.call(|doc| doc.open(&InputFile::list(&files)))?)
     }
 
-    /// The shown character's vertex positions, flat `x, y, z, …`; empty when none is loaded.
+    /// The character's vertex positions, flat `x, y, z, …`; empty when none is loaded.
     pub fn positions(&self) -> Vec<f32> {
-        self.doc
-            .character()
-            .map(|c| c.mesh.flat_positions())
-            .unwrap_or_default()
+        self.doc.flat_positions()
     }
 
-    /// The shown character's joint positions at bind, flat `x, y, z, …`.
+    /// The joint positions at bind, flat `x, y, z, …`.
     #[wasm_bindgen(js_name = jointPositions)]
     pub fn joint_positions(&self) -> Vec<f32> {
-        self.doc
-            .skeleton()
-            .map(|s| s.flat_positions())
-            .unwrap_or_default()
+        self.doc.joint_positions()
     }
 
-    /// The joint names, in joint order.
     #[wasm_bindgen(js_name = jointNames)]
     pub fn joint_names(&self) -> Vec<String> {
-        let joints = self.doc.skeleton().map_or(&[][..], |s| &s.joints);
-        joints.iter().map(|j| j.name.clone()).collect()
+        self.doc.joint_names()
     }
 
     /// The parent of every joint (-1 for roots), for the joint list and re-parenting.
     #[wasm_bindgen(js_name = jointParents)]
     pub fn joint_parents(&self) -> Vec<i32> {
-        let joints = self.doc.skeleton().map_or(&[][..], |s| &s.joints);
-        joints
-            .iter()
-            .map(|j| j.parent.map_or(-1, |p| p.0 as i32))
-            .collect()
+        self.doc.joint_parents()
     }
 
     /// Joint `joint`'s weight on every vertex.
@@ -219,11 +202,10 @@ impl App {
     /// weights) shows the materials again.
     #[wasm_bindgen(js_name = showWeights)]
     pub fn show_weights(&mut self, joint: i32) {
-        let change = self.doc.show_weights(u32::try_from(joint).ok());
-        self.redraw(change);
+        self.update(|doc| doc.show_weights(u32::try_from(joint).ok()));
     }
 
-    /// The shown character as a rigged GLB, weights normalised to `max_influences` (4 or 8).
+    /// The character as a rigged GLB, weights normalised to `max_influences` (4 or 8).
     #[wasm_bindgen(js_name = exportGlb)]
     pub fn export_glb(&self, max_influences: usize) -> Result<Vec<u8>, JsError> {
         self.doc.export_glb(max_influences).map_err(js_error)

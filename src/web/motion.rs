@@ -16,38 +16,29 @@ impl App {
     /// Makes the generated motion `name`, adds it to the clips (so it is exported) and plays
     /// it; returns the clip's index.
     pub fn animate(&mut self, name: &str) -> Result<usize, JsError> {
-        let (index, change) = self.doc.animate(name).map_err(js_error)?;
-        self.redraw(change);
-        Ok(index)
+        self.call(|doc| doc.animate(name))
     }
 
     /// Retargets a dropped BVH capture, or the first clip of a rigged GLB/glTF/VRM, onto the
     /// character; adds and plays it; returns the clip's index.
     #[wasm_bindgen(js_name = retargetFile)]
     pub fn retarget_file(&mut self, bytes: &[u8], name: &str) -> Result<usize, JsError> {
-        let (index, change) = self.doc.retarget_file(bytes, name).map_err(js_error)?;
-        self.redraw(change);
-        Ok(index)
+        self.call(|doc| doc.retarget_file(bytes, name))
     }
 
     /// Plays clip `index` from its start; returns its duration in seconds.
     pub fn play(&mut self, index: usize) -> Result<f32, JsError> {
-        let (duration, change) = self.doc.play(index).map_err(js_error)?;
-        self.redraw(change);
-        Ok(duration)
+        self.call(|doc| doc.play(index))
     }
 
     /// Shows the clip at `time` seconds from its start; without a clip, nothing.
     pub fn pose(&mut self, time: f32) {
-        let change = self.doc.seek(time);
-        self.redraw(change);
+        self.update(|doc| doc.seek(time));
     }
 
     /// Advances a playing clip by `seconds` of wall time; `true` when the pose moved.
     pub fn tick(&mut self, seconds: f32) -> bool {
-        let change = self.doc.tick(seconds);
-        self.redraw(change);
-        change != crate::document::Change::None
+        self.update(|doc| doc.tick(seconds)) != crate::document::Change::None
     }
 
     /// Starts or pauses the clip shown.
@@ -67,12 +58,6 @@ impl App {
         Ok(serde_wasm_bindgen::to_value(&self.doc.playback())?)
     }
 
-    /// Stops playback, leaves pose mode and shows the rest pose.
-    #[wasm_bindgen(js_name = restPose)]
-    pub fn rest_pose(&mut self) {
-        self.reset_pose();
-    }
-
     /// The vertices as posed, flat `x, y, z, …`; empty at rest. Skinned on the CPU with the
     /// weights and matrices the viewport's shader uses.
     #[wasm_bindgen(js_name = posedPositions)]
@@ -81,11 +66,7 @@ impl App {
             .doc
             .character()
             .and_then(|c| self.viewer.posed_positions(c));
-        posed
-            .unwrap_or_default()
-            .iter()
-            .flat_map(|p| p.to_array())
-            .collect()
+        crate::mesh::flatten(&posed.unwrap_or_default())
     }
 
     /// Shows the current pose skinned on the CPU (vertices and normals) instead of by the

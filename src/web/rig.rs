@@ -4,46 +4,23 @@
 use wasm_bindgen::prelude::*;
 
 use super::{input_files, js_error, object};
-use crate::pipeline::{RigRequest, Stage};
+use crate::io::InputFile;
+use crate::pipeline::{Methods, RigRequest, StageTimes};
 use crate::skeleton::SkeletonSource;
-
-/// What the page asked for: a `template` by name, or the skeleton of the file
-/// `skeleton_name` (a rigged GLB/glTF/VRM or a BVH); `method` as the CLI's `--method`.
-fn request(
-    template: &str,
-    method: &str,
-    max_influences: usize,
-    skeleton: Option<(String, Vec<u8>)>,
-) -> Result<RigRequest, JsError> {
-    let source = match skeleton {
-        Some((name, bytes)) => SkeletonSource::Given(
-            crate::io::import_skeleton(&bytes, &name, &crate::Limits::default())
-                .map_err(js_error)?,
-        ),
-        None => SkeletonSource::Template(template.parse().map_err(|e: String| JsError::new(&e))?),
-    };
-    Ok(RigRequest {
-        source,
-        methods: method.parse().map_err(|e: String| JsError::new(&e))?,
-        max_influences,
-    })
-}
 
 /// Whether rigging with `template` (or a given skeleton file) by `method` runs a network, so
 /// the worker starts a GPU only when one will be used.
 #[wasm_bindgen(js_name = rigRunsNetworks)]
 pub fn rig_runs_networks(template: &str, method: &str, skeleton_given: bool) -> bool {
-    let automatic = !skeleton_given && template.parse() == Ok(crate::skeleton::Template::Auto);
-    method
-        .parse::<crate::pipeline::Methods>()
-        .is_ok_and(|m| m.runs_networks(automatic))
+    Methods::named_run_networks(template, method, skeleton_given)
 }
 
-/// Imports the files (as `loadFiles` does), rigs them (see [`request`]; the networks run on
-/// WebGPU when `on_gpu` and `initWebGpu` succeeded here, else on the CPU) and resolves to
-/// `{ glb: Uint8Array, timings: { parse, voxelise, skeleton, skin, export }, device }`
-/// (milliseconds; device "webgpu" or "cpu" where a network ran, else ""). `on_progress(stage)`
-/// hears each stage's name as it begins.
+/// Rigs the files (as `loadFiles` reads them) with a `template` by name, or the skeleton of
+/// the file `skeleton_name` (a rigged GLB/glTF/VRM or a BVH) adapted to the mesh, by `method`
+/// (as the CLI's `--method`; the networks run on WebGPU when `on_gpu` and `initWebGpu`
+/// succeeded here, else on the CPU). Resolves to `{ glb: Uint8Array, timings: { parse,
+/// voxelise, skeleton, skin, export }, device }` (milliseconds; device "webgpu" or "cpu" where
+/// a network ran, else ""); `on_progress(stage)` hears each stage as it begins.
 #[wasm_bindgen(js_name = rigFiles)]
 #[allow(clippy::too_many_arguments)]
 pub async fn rig_files(
@@ -57,54 +34,41 @@ pub async fn rig_files(
     on_gpu: bool,
     on_progress: js_sys::Function,
 ) -> Result<JsValue, JsError> {
-    let request = request(
-        &template,
-        &method,
+    let limits = crate::Limits::default();
+    let source = match skeleton_name.zip(skeleton_bytes) {
+        Some((name, bytes)) => SkeletonSource::Given(
+            crate::io::import_skeleton(&bytes, &name, &limits).map_err(js_error)?,
+        ),
+        None => SkeletonSource::Template(template.parse().map_err(|e: String| js_error(e))?),
+    };
+    let methods = method.parse().map_err(|e: String| js_error(e))?;
+    let request = RigRequest {
+        source,
+        methods,
         max_influences,
-        skeleton_name.zip(skeleton_bytes),
-    )?;
-    let bytes = input_files(&names, &contents, "rigFiles")?;
-    let files: Vec<_> = bytes
+    };
+    let files = input_files(&names, &contents, "rigFiles")?;
+    let (mut device, mut times) = ("", StageTimes::default());
+    let networks = || {
+        let (networks, used) = super::device::networks(on_gpu)?;
+        device = used;
+        Ok(networks)
+    };
+    let progress = |stage: crate::pipeline::Stage| {
+        times.begin(stage, js_sys::Date::now());
+        // A failing progress callback must not stop the rig.
+        let _ = on_progress.call1(&JsValue::NULL, &JsValue::from_str(stage.name()));
+    };
+    let glb = crate::pipeline::rig_files(&InputFile::list(&files), &request, networks, progress)
+        .await
+        .map_err(js_error)?;
+    let timings = times.durations(js_sys::Date::now());
+    let timings: Vec<_> = timings
         .iter()
-        .map(|(n, b)| crate::io::InputFile { name: n, bytes: b })
+        .map(|(s, ms)| (s.name(), JsValue::from(*ms)))
         .collect();
-    let mut device = "";
-    let mut started = [f64::NAN; Stage::ALL.len()];
-    let glb = crate::pipeline::rig_files(
-        &files,
-        &request,
-        || {
-            let (networks, used) = super::neural::networks(on_gpu)?;
-            device = used;
-            Ok(networks)
-        },
-        |stage| {
-            started[stage as usize] = js_sys::Date::now();
-            // A failing progress callback must not stop the rig.
-            let _ = on_progress.call1(&JsValue::NULL, &JsValue::from_str(stage.name()));
-        },
-    )
-    .await
-    .map_err(js_error)?;
-    let finished = js_sys::Date::now();
-    let timings = js_sys::Object::new();
-    for (i, stage) in Stage::ALL.iter().enumerate() {
-        // A stage lasts until the next one starts.
-        let end = started[i + 1..]
-            .iter()
-            .copied()
-            .find(|t| !t.is_nan())
-            .unwrap_or(finished);
-        let ms = if started[i].is_nan() {
-            0.0
-        } else {
-            end - started[i]
-        };
-        js_sys::Reflect::set(&timings, &stage.name().into(), &ms.into())
-            .map_err(|_| JsError::new("cannot build the timings"))?;
-    }
     object(&[
-        ("timings", timings.into()),
+        ("timings", object(&timings)?),
         ("device", JsValue::from_str(device)),
         ("glb", js_sys::Uint8Array::from(glb.as_slice()).into()),
     ])
@@ -116,55 +80,27 @@ pub async fn rig_files(
 #[wasm_bindgen(js_name = describeRig)]
 pub fn describe_rig(bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
     let character = crate::io::import(bytes, name, &crate::Limits::default()).map_err(js_error)?;
-    let skeleton = character
-        .skeleton
-        .as_ref()
+    let skeleton = (character.skeleton.as_ref())
         .ok_or_else(|| JsError::new(&format!("'{name}' has no skeleton")))?;
-    let names: js_sys::Array = skeleton
-        .joints
-        .iter()
-        .map(|j| JsValue::from_str(&j.name))
-        .collect();
-    let parents: Vec<i32> = skeleton
-        .joints
-        .iter()
-        .map(|j| j.parent.map_or(-1, |p| p.0 as i32))
-        .collect();
-    let (offsets, joints, values) =
-        character
-            .skin
-            .as_ref()
-            .map(|s| s.to_rows())
-            .unwrap_or((vec![0], vec![], vec![]));
+    let empty = || (vec![0], vec![], vec![]);
+    let (offsets, joints, values) = character.skin.as_ref().map_or_else(empty, |s| s.to_rows());
+    let u32s = |v: &[u32]| -> JsValue { js_sys::Uint32Array::from(v).into() };
+    let f32s = |v: &[f32]| -> JsValue { js_sys::Float32Array::from(v).into() };
+    let names: js_sys::Array = skeleton.names().iter().map(JsValue::from).collect();
     let weights = object(&[
-        (
-            "offsets",
-            js_sys::Uint32Array::from(offsets.as_slice()).into(),
-        ),
-        (
-            "joints",
-            js_sys::Uint32Array::from(joints.as_slice()).into(),
-        ),
-        (
-            "values",
-            js_sys::Float32Array::from(values.as_slice()).into(),
-        ),
+        ("offsets", u32s(&offsets)),
+        ("joints", u32s(&joints)),
+        ("values", f32s(&values)),
     ])?;
     object(&[
         ("name", JsValue::from_str(&character.name)),
         ("names", names.into()),
         (
             "parents",
-            js_sys::Int32Array::from(parents.as_slice()).into(),
+            js_sys::Int32Array::from(&skeleton.parent_indices()[..]).into(),
         ),
-        (
-            "joints",
-            js_sys::Float32Array::from(skeleton.flat_positions().as_slice()).into(),
-        ),
+        ("joints", f32s(&skeleton.flat_positions())),
         ("weights", weights),
-        (
-            "vertexCount",
-            JsValue::from_f64(character.mesh.vertex_count() as f64),
-        ),
+        ("vertexCount", JsValue::from(character.mesh.vertex_count())),
     ])
 }
