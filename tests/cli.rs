@@ -243,5 +243,19 @@ fn the_neural_method_skins_and_quantize_refuses_a_bad_record() {
         err.contains("garbage.bpk") && !err.contains("panicked"),
         "{err}"
     );
+    // A record is quantized with the layer widths saved beside it, which come along.
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/skin.bpk");
+    let again = dir.join("skin-again.bpk");
+    let (ok, _, err) = rigkit(&[
+        "quantize".as_ref(),
+        "skin".as_ref(),
+        shipped.as_os_str(),
+        again.as_os_str(),
+    ]);
+    assert!(ok, "{err}");
+    let config = std::fs::read_to_string(dir.join("skin-again.json")).unwrap();
+    let shipped_config = std::fs::read_to_string(shipped.with_extension("json")).unwrap();
+    let parse = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap();
+    assert_eq!(parse(&config), parse(&shipped_config));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -9,8 +9,9 @@ mod common;
 use std::path::Path;
 
 use common::load;
-use rigkit::export::{ExportOptions, export_glb, top_influences};
+use rigkit::export::{ExportOptions, export_glb};
 use rigkit::io::import;
+use rigkit::rig::top_influences;
 use rigkit::{Character, Limits};
 
 fn round_trip(c: &Character, options: &ExportOptions) -> Character {

@@ -1,11 +1,12 @@
 //! `rigkit train skeleton|skin` and `rigkit quantize`: the networks trained from the data
 //! root, resumable, and their int8 records for `models/`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::CliError;
 
 use burn::module::Module;
+use burn::tensor::Device;
 use rigkit::compute::cpu_device;
 use rigkit::neural::train::joints::train_joints;
 use rigkit::neural::train::quantize::quantize;
@@ -72,46 +73,24 @@ pub fn quantize_cmd(args: &[String]) -> Result<(), CliError> {
     let [head, input, output] = args else {
         return Err("quantize takes skin|skeleton IN.bpk OUT.bpk".into());
     };
-    let device = cpu_device();
     let (input, output) = (PathBuf::from(input), PathBuf::from(output));
-    // The quantized record keeps the layer widths of the one it came from, saved beside it.
-    let (saved, params, config) = match head.as_str() {
-        "skin" => {
-            let (model, config) = load_network(
-                &input,
-                SkinNetConfig::default(),
-                SkinNetConfig::init,
-                &device,
-            )?;
-            let params = model.num_params();
-            (
-                quantize(model).save_file(&output),
-                params,
-                config_to_json(&config),
-            )
-        }
-        "skeleton" => {
-            let (model, config) = load_network(
-                &input,
-                JointNetConfig::default(),
-                JointNetConfig::init,
-                &device,
-            )?;
-            let params = model.num_params();
-            (
-                quantize(model).save_file(&output),
-                params,
-                config_to_json(&config),
-            )
-        }
+    let params = match head.as_str() {
+        "skin" => quantize_record(
+            &input,
+            &output,
+            SkinNetConfig::default(),
+            SkinNetConfig::init,
+        )?,
+        "skeleton" => quantize_record(
+            &input,
+            &output,
+            JointNetConfig::default(),
+            JointNetConfig::init,
+        )?,
         other => {
             return Err(format!("unknown network '{other}'; quantize skeleton or skin").into());
         }
     };
-    let config_file = config_path(&output);
-    std::fs::write(&config_file, config)
-        .map_err(|e| format!("cannot write '{}': {e}", config_file.display()))?;
-    saved.map_err(|e| format!("cannot write '{}': {e}", output.display()))?;
     let size = |p: &PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());
     println!(
         "{params} parameters: {} ({} bytes) -> {} ({} bytes)",
@@ -121,6 +100,29 @@ pub fn quantize_cmd(args: &[String]) -> Result<(), CliError> {
         size(&output)
     );
     Ok(())
+}
+
+/// Quantizes the record `input` of a network built by `init` (with the config saved beside
+/// it, or `default`) into `output`, and saves the config beside that; returns the parameter
+/// count.
+fn quantize_record<C, M>(
+    input: &Path,
+    output: &Path,
+    default: C,
+    init: fn(&C, &Device) -> M,
+) -> Result<usize, CliError>
+where
+    C: serde::Serialize + serde::de::DeserializeOwned,
+    M: Module,
+{
+    let (model, config) = load_network(input, default, init, &cpu_device())?;
+    let params = model.num_params();
+    (quantize(model).save_file(output))
+        .map_err(|e| format!("cannot write '{}': {e}", output.display()))?;
+    let beside = config_path(output);
+    std::fs::write(&beside, config_to_json(&config))
+        .map_err(|e| format!("cannot write '{}': {e}", beside.display()))?;
+    Ok(params)
 }
 
 fn parse<T: std::str::FromStr>(s: &str) -> Result<T, CliError> {

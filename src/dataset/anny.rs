@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Vec3};
 use serde::Deserialize;
 
-use crate::export::top_influences;
 use crate::mesh::{Material, Mesh, vertex_normals};
 use crate::random::Rng;
+use crate::rig::top_influences;
 use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights};
 use crate::{Character, SourceSummary};
 

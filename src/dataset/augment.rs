@@ -9,9 +9,9 @@ use glam::{IVec3, Mat4, Quat, Vec3};
 
 use crate::Character;
 use crate::anim::{skin_positions, skinning_matrices};
-use crate::export::top_influences;
 use crate::mesh::{MeshPart, vertex_normals};
 use crate::random::Rng;
+use crate::rig::top_influences;
 use crate::rig::{Influence, JointId, SkinWeights};
 
 /// How strongly and how often each augmentation applies.

@@ -4,9 +4,9 @@
 use glam::Vec3;
 
 use crate::Character;
-use crate::export::top_influences;
 use crate::random::Rng;
 use crate::rig::Influence;
+use crate::rig::top_influences;
 
 /// Influences kept per point.
 pub const POINT_INFLUENCES: usize = 4;

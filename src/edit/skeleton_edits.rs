@@ -4,7 +4,7 @@
 
 use glam::{Mat4, Vec3};
 
-use crate::export::top_influences;
+use crate::rig::top_influences;
 use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights};
 
 /// Why an edit cannot be made.

@@ -6,9 +6,9 @@ use glam::{Mat4, Quat};
 use serde::Serialize;
 
 use crate::anim::rest_locals;
-use crate::export::top_influences;
 use crate::mesh::Mesh;
 use crate::random::Rng;
+use crate::rig::top_influences;
 use crate::rig::{Influence, Skeleton, SkinWeights};
 
 /// A weight above this marks a joint as influencing the vertex.

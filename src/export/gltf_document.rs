@@ -6,10 +6,11 @@ use glam::{Mat4, Vec3};
 use serde_json::{Value, json};
 
 use super::animation::animation_documents;
-use super::{glb_container, top_influences};
+use super::glb_container;
 use crate::Character;
 use crate::anim::Transform;
 use crate::mesh::{AlphaMode, Material};
+use crate::rig::top_influences;
 use crate::rig::{Influence, JointId, Skeleton, SkinWeights};
 
 /// Choices a user makes when exporting.

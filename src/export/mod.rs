@@ -4,7 +4,5 @@
 mod animation;
 mod glb_container;
 mod gltf_document;
-mod skin_normalize;
 
 pub use gltf_document::{ExportError, ExportOptions, export_glb};
-pub use skin_normalize::top_influences;

@@ -21,7 +21,7 @@ pub use level_sets::{ShellGraph, depth_inside, shell_graph};
 
 use crate::mesh::Mesh;
 use crate::rig::Skeleton;
-use crate::volume::{Solid, voxelize};
+use crate::volume::{Solid, capped_solid};
 
 /// Settings of the automatic skeleton.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -134,7 +134,12 @@ impl Body {
         if mesh.triangles.is_empty() || mesh.positions.is_empty() {
             return Err(RigError::EmptyMesh);
         }
-        let solid = capped_solid(mesh, options.resolution, options.max_solid_voxels);
+        let (solid, _) = capped_solid(
+            &mesh.positions,
+            &mesh.triangles,
+            options.resolution,
+            options.max_solid_voxels,
+        );
         if solid.count() == 0 {
             return Err(RigError::NoVolume);
         }
@@ -227,20 +232,4 @@ fn fit_in(
             interior.depth_at(p)
         }),
     }
-}
-
-/// The mesh voxelised at `resolution`, or more coarsely when that gives more than `cap`
-/// solid voxels.
-pub fn capped_solid(mesh: &Mesh, resolution: u32, cap: usize) -> Solid {
-    let solid = voxelize(&mesh.positions, &mesh.triangles, resolution);
-    let count = solid.count();
-    if count <= cap {
-        return solid;
-    }
-    let shrink = (cap as f32 / count as f32).cbrt();
-    voxelize(
-        &mesh.positions,
-        &mesh.triangles,
-        ((resolution as f32 * shrink) as u32).max(16),
-    )
 }

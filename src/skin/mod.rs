@@ -12,7 +12,7 @@ pub use bone_segments::{BoneSegment, bone_segments, deforming_joints, is_end_tip
 
 use crate::mesh::Mesh;
 use crate::rig::{Skeleton, SkinWeights};
-use crate::volume::voxelize;
+use crate::volume::capped_solid;
 
 /// Settings of the geometric skinner. The defaults were chosen on the training set
 /// (`rigkit eval` over Mesh2Motion and Quaternius training characters: bone heat with a source
@@ -148,14 +148,12 @@ impl PreparedMesh {
         if mesh.triangles.is_empty() || mesh.positions.is_empty() {
             return Err(SkinError::EmptyMesh);
         }
-        let mut solid = voxelize(&mesh.positions, &mesh.triangles, options.resolution);
-        let mut resolution = options.resolution;
-        let count = solid.count();
-        if count > options.max_solid_voxels {
-            let shrink = (options.max_solid_voxels as f32 / count as f32).cbrt();
-            resolution = ((resolution as f32 * shrink) as u32).max(16);
-            solid = voxelize(&mesh.positions, &mesh.triangles, resolution);
-        }
+        let (solid, resolution) = capped_solid(
+            &mesh.positions,
+            &mesh.triangles,
+            options.resolution,
+            options.max_solid_voxels,
+        );
         let surface = weights::WeldedSurface::new(&mesh.positions, &mesh.triangles);
         let heat = (options.heat && mesh.vertex_count() <= MAX_HEAT_VERTICES).then(|| {
             // Compact the welded vertices and remap the triangles onto them.

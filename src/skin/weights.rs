@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use glam::Vec3;
 
-use crate::export::top_influences;
+use crate::rig::top_influences;
 use crate::rig::{Influence, SkinWeights};
 
 /// Each vertex's raw weights from its joints' distances: `1 / d^power`, where distances below

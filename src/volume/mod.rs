@@ -5,4 +5,4 @@ mod grid;
 mod voxelize;
 
 pub use grid::Grid;
-pub use voxelize::{Solid, voxelize};
+pub use voxelize::{Solid, capped_solid, voxelize};

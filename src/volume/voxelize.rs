@@ -32,6 +32,25 @@ impl Solid {
     }
 }
 
+/// The mesh voxelised at `resolution` along its longest side, or more coarsely when that
+/// gives more than `cap` solid voxels (bulky shapes: memory and time grow with the volume);
+/// returns the solid and the resolution used.
+pub fn capped_solid(
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    resolution: u32,
+    cap: usize,
+) -> (Solid, u32) {
+    let solid = voxelize(positions, triangles, resolution);
+    let count = solid.count();
+    if count <= cap {
+        return (solid, resolution);
+    }
+    let shrink = (cap as f32 / count as f32).cbrt();
+    let coarser = ((resolution as f32 * shrink) as u32).max(16);
+    (voxelize(positions, triangles, coarser), coarser)
+}
+
 /// Voxelises the triangles with `resolution` voxels along the longest side of their bounds.
 pub fn voxelize(positions: &[Vec3], triangles: &[[u32; 3]], resolution: u32) -> Solid {
     let grid = Grid::around(&Aabb::from_points(positions), resolution);

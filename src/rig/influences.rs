@@ -1,4 +1,7 @@
-use crate::rig::Influence;
+//! Trimming a vertex's influences to the strongest few: what glTF's fixed-width joint sets,
+//! the viewer's shader, edits and metrics all need.
+
+use super::Influence;
 
 /// The `k` strongest influences, renormalised to sum to 1, strongest first.
 ///
