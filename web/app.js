@@ -5,6 +5,7 @@
 
 import { rigkitApi } from './api.js';
 import { setupEditTools } from './edit-tools.js';
+import { startFrames } from './frames.js';
 import { chooseBackend } from './gpu.js';
 import { setupInput } from './input.js';
 import { setupPlayback } from './playback.js';
@@ -19,40 +20,14 @@ function wasmReady() {
     addEventListener('TrunkApplicationStarted', () => resolve(window.wasmBindings), { once: true }));
 }
 
-// Renders whenever something asked for a frame (`ctx.redraw`), and advances playback.
-function startFrames(ctx) {
-  const { app, canvas } = ctx;
-  let dirty = true;
-  let last = performance.now();
-  ctx.redraw = () => { dirty = true; };
-  const frame = () => {
-    const dpr = window.devicePixelRatio || 1;
-    const width = Math.max(1, Math.round(canvas.clientWidth * dpr));
-    const height = Math.max(1, Math.round(canvas.clientHeight * dpr));
-    if (canvas.width !== width || canvas.height !== height) {
-      canvas.width = width;
-      canvas.height = height;
-      dirty = true;
-    }
-    const now = performance.now();
-    if (ctx.tick) ctx.tick((now - last) / 1000);
-    last = now;
-    if (dirty) {
-      dirty = false;
-      app.render(width, height);
-    }
-    requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
-}
-
 async function main() {
   const wasm = await wasmReady();
   const canvas = $('viewport');
   // Created here so the page chooses the options; the wasm side picks up the same context.
   canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
   const ctx = { wasm, canvas, app: new wasm.App(canvas), current: null };
-  startFrames(ctx);
+  // Playback advances in Rust each frame (`ctx.tick`, from ./playback.js).
+  ctx.redraw = startFrames(canvas, ctx.app, (seconds) => ctx.tick && ctx.tick(seconds)).redraw;
   setupPlayback(ctx);
   setupEditTools(ctx);
   $('error-close').addEventListener('click', clearError);

@@ -9,6 +9,8 @@
 //
 // Types: rigkit-embed.d.ts.
 
+import { startFrames } from './frames.js';
+
 const GLUE = new URL('../rigkit.js', import.meta.url).href;
 const BINARY = new URL('../rigkit_bg.wasm', import.meta.url).href;
 const WORKER = new URL('./rig-worker.js', import.meta.url);
@@ -130,25 +132,7 @@ export async function mountViewer(canvas, rig) {
   canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
   const app = new module.App(canvas);
   app.loadFiles([rig.name || 'character.glb'], [rig.toGlb()]);
-  let running = true;
-  let dirty = true;
-  const draw = () => {
-    if (!running) return;
-    const dpr = window.devicePixelRatio || 1;
-    const width = Math.max(1, Math.round(canvas.clientWidth * dpr));
-    const height = Math.max(1, Math.round(canvas.clientHeight * dpr));
-    if (canvas.width !== width || canvas.height !== height) {
-      canvas.width = width;
-      canvas.height = height;
-      dirty = true;
-    }
-    if (dirty) {
-      dirty = false;
-      app.render(width, height);
-    }
-    requestAnimationFrame(draw);
-  };
-  requestAnimationFrame(draw);
+  const frames = startFrames(canvas, app);
   let drag = null;
   const down = (e) => { drag = { x: e.clientX, y: e.clientY, pan: e.button !== 0 }; canvas.setPointerCapture(e.pointerId); };
   const move = (e) => {
@@ -156,10 +140,10 @@ export async function mountViewer(canvas, rig) {
     const [dx, dy] = [e.clientX - drag.x, e.clientY - drag.y];
     [drag.x, drag.y] = [e.clientX, e.clientY];
     if (drag.pan) app.pan(dx, dy); else app.orbit(dx, dy);
-    dirty = true;
+    frames.redraw();
   };
   const up = () => { drag = null; };
-  const wheel = (e) => { e.preventDefault(); app.zoom(-Math.sign(e.deltaY)); dirty = true; };
+  const wheel = (e) => { e.preventDefault(); app.zoom(-Math.sign(e.deltaY)); frames.redraw(); };
   const menu = (e) => e.preventDefault();
   canvas.addEventListener('pointerdown', down);
   canvas.addEventListener('pointermove', move);
@@ -168,9 +152,9 @@ export async function mountViewer(canvas, rig) {
   canvas.addEventListener('contextmenu', menu);
   return {
     app,
-    redraw: () => { dirty = true; },
+    redraw: frames.redraw,
     dispose() {
-      running = false;
+      frames.stop();
       canvas.removeEventListener('pointerdown', down);
       canvas.removeEventListener('pointermove', move);
       canvas.removeEventListener('pointerup', up);

@@ -5,7 +5,7 @@
 const CACHE = 'rigkit-v1';
 const SHELL = [
   './', 'index.html', 'rigkit.js', 'rigkit_bg.wasm', 'web/app.js', 'web/style.css',
-  'web/rig-worker.js', 'web/gpu.js', 'web/ui.js', 'web/api.js',
+  'web/rig-worker.js', 'web/gpu.js', 'web/frames.js', 'web/ui.js', 'web/api.js',
   'web/input.js', 'web/rig-client.js', 'web/playback.js', 'web/edit-tools.js', 'web/manifest.webmanifest', 'web/samples/human-zombie.glb',
 ];
 
