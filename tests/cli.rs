@@ -21,6 +21,24 @@ fn rigkit(args: &[&std::ffi::OsStr]) -> (bool, String, String) {
     )
 }
 
+/// `rigkit info F | head -1`: the reader goes away before the output is written, and the
+/// command ends quietly and successfully instead of panicking on the closed pipe.
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    let fox = data("eval/Fox.glb");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rigkit"))
+        .args(["info".as_ref(), fox.as_os_str()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 #[test]
 fn info_describes_a_rigged_character() {
     let fox = data("eval/Fox.glb");

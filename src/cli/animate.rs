@@ -60,7 +60,7 @@ pub fn animate(args: &[String]) -> Result<(), CliError> {
     character.animations.insert(0, clip);
     let glb = export_glb(&character, &ExportOptions::default())?;
     std::fs::write(&output, glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
-    println!("wrote {output}: {summary}");
+    out!("wrote {output}: {summary}");
     Ok(())
 }
 

@@ -98,7 +98,7 @@ pub fn import(args: &[String]) -> Result<(), CliError> {
     }
     seconds.sort_by(f64::total_cmp);
     let median = seconds[seconds.len() / 2];
-    println!(
+    out!(
         "import: {} triangles, {} vertices, {:.1} MB GLB: median {:.3} s over {runs} runs (min {:.3} s, max {:.3} s)",
         character.mesh.triangles.len(),
         character.mesh.vertex_count(),
@@ -155,7 +155,7 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
-    println!(
+    out!(
         "skin {file}: {} vertices, {} joints, resolution {resolution} ({solid} solid voxels), medians over {runs} runs: voxelize {:.3} s, distances {:.3} s, weights {:.3} s, total {:.3} s",
         character.mesh.vertex_count(),
         skeleton.joints.len(),
@@ -223,7 +223,7 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
     }
     let mesh = &character.mesh;
     seconds.sort_by(f64::total_cmp);
-    println!(
+    out!(
         "rig {file}: {} vertices, {} triangles, {joints} joints: median {:.3} s over {} runs (min {:.3} s, max {:.3} s); peak memory {}",
         mesh.vertex_count(),
         mesh.triangles.len(),
@@ -311,7 +311,7 @@ pub fn edit(args: &[String]) -> Result<(), CliError> {
     }
     warm.sort_by(f64::total_cmp);
     cold.sort_by(f64::total_cmp);
-    println!(
+    out!(
         "edit {file}: {} vertices, moving '{}': re-skin median {:.3} s as an edit, {:.3} s from scratch, over {runs} runs",
         character.mesh.vertex_count(),
         skeleton.joints[joint].name,
@@ -385,7 +385,7 @@ pub fn pose(args: &[String]) -> Result<(), CliError> {
             })
             .collect(),
     );
-    println!(
+    out!(
         "pose {file}: {} vertices, {} joints, '{}', median over {frames} frames: \
          {:.3} ms per frame skinned on the GPU (CPU side), {:.2} ms skinned on the CPU",
         mesh.vertex_count(),

@@ -83,7 +83,7 @@ pub fn export(args: &[String]) -> Result<(), CliError> {
         std::fs::write(&path, glb)
             .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
         let info = creature.info();
-        println!(
+        out!(
             "{}: {} joints, {} vertices, {} triangles",
             path.display(),
             info.joints,
@@ -146,7 +146,7 @@ pub fn stats(args: &[String]) -> Result<(), CliError> {
             }
             _ => real_files(Path::new(&data), folder, &mut stats)?,
         }
-        println!("{stats}");
+        out!("{stats}");
     }
     Ok(())
 }
@@ -247,7 +247,7 @@ pub fn bench(args: &[String]) -> Result<(), CliError> {
         return Err(e.clone().into());
     }
     let parallel = n as f64 / start.elapsed().as_secs_f64();
-    println!(
+    out!(
         "dataset ({}): {n} samples of {points} points, augmented: median {:.1} ms per sample \
          (min {:.1}, max {:.1}); {serial:.0} samples/s on 1 thread, {parallel:.0} samples/s on {threads}",
         if anny_bodies {

@@ -309,34 +309,58 @@ fn mean(rows: &[Row]) -> Row {
 }
 
 fn print_table(report: &Report) {
-    println!("skinning with the artist's skeleton — {}", report.method);
-    println!(
+    out!("skinning with the artist's skeleton — {}", report.method);
+    out!(
         "{:<44} {:>7} {:>6} {:>7} {:>7} {:>7} {:>9} {:>7}",
-        "file", "verts", "joints", "L1", "prec", "recall", "deform", "s"
+        "file",
+        "verts",
+        "joints",
+        "L1",
+        "prec",
+        "recall",
+        "deform",
+        "s"
     );
     for r in report.rows.iter().chain([&report.mean]) {
-        println!(
+        out!(
             "{:<44} {:>7} {:>6} {:>7.3} {:>7.3} {:>7.3} {:>9.3} {:>7.3}",
-            r.file, r.vertices, r.joints, r.l1, r.precision, r.recall, r.deformation, r.seconds
+            r.file,
+            r.vertices,
+            r.joints,
+            r.l1,
+            r.precision,
+            r.recall,
+            r.deformation,
+            r.seconds
         );
     }
-    println!(
+    out!(
         "(L1: Σ|Δw| per vertex; deform: mean vertex error under {POSES} random poses, ×10⁻² of the longest side)"
     );
     if report.rows.iter().all(|r| r.auto_joints == 0) {
         return;
     }
-    println!(
-        "\nautomatic skeleton against the artist's (chamfer distances ×10⁻², longest side = 1)"
-    );
-    println!(
+    out!("\nautomatic skeleton against the artist's (chamfer distances ×10⁻², longest side = 1)");
+    out!(
         "{:<44} {:>6} {:>6} {:>8} {:>8} {:>8} {:>7}",
-        "file", "joints", "auto", "CD-J2J", "CD-J2B", "CD-B2B", "s"
+        "file",
+        "joints",
+        "auto",
+        "CD-J2J",
+        "CD-J2B",
+        "CD-B2B",
+        "s"
     );
     for r in report.rows.iter().chain([&report.mean]) {
-        println!(
+        out!(
             "{:<44} {:>6} {:>6} {:>8.3} {:>8.3} {:>8.3} {:>7.3}",
-            r.file, r.joints, r.auto_joints, r.cd_j2j, r.cd_j2b, r.cd_b2b, r.skeleton_seconds
+            r.file,
+            r.joints,
+            r.auto_joints,
+            r.cd_j2j,
+            r.cd_j2b,
+            r.cd_b2b,
+            r.skeleton_seconds
         );
     }
 }
@@ -349,10 +373,15 @@ fn compare(a: &str, b: &str) -> Result<(), CliError> {
             .map_err(|e| format!("'{path}' is not an eval report: {e}").into())
     };
     let (ra, rb) = (read(a)?, read(b)?);
-    println!("A: {}\nB: {}", ra.method, rb.method);
-    println!(
+    out!("A: {}\nB: {}", ra.method, rb.method);
+    out!(
         "{:<44} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "file", "ΔL1", "Δprec", "Δrecall", "Δdeform", "ΔCD-J2J"
+        "file",
+        "ΔL1",
+        "Δprec",
+        "Δrecall",
+        "Δdeform",
+        "ΔCD-J2J"
     );
     let pairs = rb.rows.iter().chain([&rb.mean]).filter_map(|r| {
         let other = ra
@@ -363,7 +392,7 @@ fn compare(a: &str, b: &str) -> Result<(), CliError> {
         Some((other, r))
     });
     for (x, y) in pairs {
-        println!(
+        out!(
             "{:<44} {:>+9.3} {:>+9.3} {:>+9.3} {:>+9.3} {:>+9.3}",
             y.file,
             y.l1 - x.l1,

@@ -1,6 +1,14 @@
 //! The `rigkit` command line: the same pipeline as the browser app, for tests, benchmarks and
 //! batch use. Only parses arguments and calls the library.
 
+/// `println!` for the CLI's output: when the reader has gone (`rigkit info F | head -1`),
+/// the command ends quietly instead of panicking on the closed pipe.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::write_out(format_args!($($arg)*))
+    };
+}
+
 mod animate;
 mod bench;
 mod dataset;
@@ -96,6 +104,19 @@ USAGE:
 
 Supported input: .glb, .vrm, .gltf (with its .bin files beside it), .obj, .bvh (info only).";
 
+/// Writes one line of output; a closed pipe ends the process successfully (the reader took
+/// what it wanted), any other write error ends it with a message.
+fn write_out(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{line}") {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
@@ -138,11 +159,11 @@ fn run(args: &[String]) -> Result<(), CliError> {
             .into()),
         },
         "help" | "--help" | "-h" => {
-            println!("{USAGE}");
+            out!("{USAGE}");
             Ok(())
         }
         "--version" | "-V" => {
-            println!("rigkit {}", env!("CARGO_PKG_VERSION"));
+            out!("rigkit {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
         other => Err(format!("unknown command '{other}'\n\n{USAGE}").into()),
@@ -204,31 +225,33 @@ fn info(args: &[String]) -> Result<(), CliError> {
     let info = load(path)?.info();
     if json {
         let text = serde_json::to_string_pretty(&info)?;
-        println!("{text}");
+        out!("{text}");
         return Ok(());
     }
-    println!("file:             {}", info.name);
-    println!("vertices:         {}", info.vertices);
-    println!("triangles:        {}", info.triangles);
-    println!("primitives:       {}", info.primitives);
-    println!("joints:           {}", info.joints);
-    println!("skinned vertices: {}", info.skinned_vertices);
-    println!("skins:            {}", info.skins);
-    println!("materials:        {}", info.materials);
-    println!("textures:         {}", info.textures);
-    println!("animations:       {}", info.animations);
+    out!("file:             {}", info.name);
+    out!("vertices:         {}", info.vertices);
+    out!("triangles:        {}", info.triangles);
+    out!("primitives:       {}", info.primitives);
+    out!("joints:           {}", info.joints);
+    out!("skinned vertices: {}", info.skinned_vertices);
+    out!("skins:            {}", info.skins);
+    out!("materials:        {}", info.materials);
+    out!("textures:         {}", info.textures);
+    out!("animations:       {}", info.animations);
     for clip in &info.clips {
-        println!(
+        out!(
             "  clip:           '{}', {} keys, {:.2} s",
-            clip.name, clip.keys, clip.duration
+            clip.name,
+            clip.keys,
+            clip.duration
         );
     }
-    println!("humanoid bones:   {}", info.humanoid_bones);
+    out!("humanoid bones:   {}", info.humanoid_bones);
     let [x0, y0, z0] = info.bounds_min;
     let [x1, y1, z1] = info.bounds_max;
-    println!("bounds:           ({x0:.4}, {y0:.4}, {z0:.4}) .. ({x1:.4}, {y1:.4}, {z1:.4})");
+    out!("bounds:           ({x0:.4}, {y0:.4}, {z0:.4}) .. ({x1:.4}, {y1:.4}, {z1:.4})");
     for warning in &info.warnings {
-        println!("warning:          {warning}");
+        out!("warning:          {warning}");
     }
     Ok(())
 }
@@ -277,7 +300,7 @@ fn convert(args: &[String]) -> Result<(), CliError> {
     let glb = rigkit::export::export_glb(&character, &options)?;
     std::fs::write(output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
     let info = character.info();
-    println!(
+    out!(
         "wrote {output}: {} vertices, {} joints, {} bytes",
         info.vertices,
         info.joints,
@@ -299,18 +322,18 @@ fn bvh_info(bytes: &[u8], path: &str, json: bool) -> Result<(), CliError> {
             "frameTime": bvh.frame_time,
             "duration": duration,
         });
-        println!("{value:#}");
+        out!("{value:#}");
         return Ok(());
     }
-    println!("file:             {path}");
-    println!("joints:           {}", bvh.joints.len());
-    println!("channels:         {}", bvh.channel_count);
-    println!("frames:           {frames}");
-    println!(
+    out!("file:             {path}");
+    out!("joints:           {}", bvh.joints.len());
+    out!("channels:         {}", bvh.channel_count);
+    out!("frames:           {frames}");
+    out!(
         "frame time:       {:.6} s ({:.1} fps)",
         bvh.frame_time,
         1.0 / bvh.frame_time
     );
-    println!("duration:         {duration:.2} s");
+    out!("duration:         {duration:.2} s");
     Ok(())
 }

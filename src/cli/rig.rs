@@ -60,7 +60,7 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
     character.skin = Some(skin);
     let glb = export_glb(&character, &export)?;
     std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
-    println!(
+    out!(
         "wrote {output}: {} vertices skinned to {} joints in {seconds:.3} s",
         character.mesh.vertex_count(),
         skeleton.joints.len()
@@ -109,7 +109,7 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
     let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
     let glb = export_glb(&character, &export)?;
     std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
-    println!(
+    out!(
         "wrote {output}: {} vertices, {joints} joints (skeleton {fitted:.3} s, total {total:.3} s)",
         character.mesh.vertex_count(),
     );

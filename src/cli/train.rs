@@ -64,7 +64,7 @@ pub fn train(args: &[String]) -> Result<(), CliError> {
     let config_file = config_path(&final_path);
     std::fs::write(&config_file, config)
         .map_err(|e| format!("cannot write '{}': {e}", config_file.display()))?;
-    println!("wrote {}", final_path.display());
+    out!("wrote {}", final_path.display());
     Ok(())
 }
 
@@ -92,7 +92,7 @@ pub fn quantize_cmd(args: &[String]) -> Result<(), CliError> {
         }
     };
     let size = |p: &PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());
-    println!(
+    out!(
         "{params} parameters: {} ({} bytes) -> {} ({} bytes)",
         input.display(),
         size(&input),
