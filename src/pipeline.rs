@@ -202,6 +202,34 @@ impl Default for RigRequest {
 }
 
 impl RigRequest {
+    /// A request as shells receive one, by name: a template ("auto", "humanoid", …) or, when
+    /// `skeleton_file` (name and bytes) is given, that file's skeleton (a rigged GLB, glTF or
+    /// VRM, or a BVH) adapted to the mesh; a method ("best", "geometric", "neural").
+    ///
+    /// # Errors
+    /// [`crate::Error::State`] naming an unknown template or method, or the skeleton file's
+    /// import error.
+    pub fn named(
+        template: &str,
+        method: &str,
+        max_influences: usize,
+        skeleton_file: Option<(&str, &[u8])>,
+    ) -> Result<Self, crate::Error> {
+        let source = match skeleton_file {
+            Some((name, bytes)) => SkeletonSource::Given(crate::io::import_skeleton(
+                bytes,
+                name,
+                &crate::Limits::default(),
+            )?),
+            None => SkeletonSource::Template(template.parse().map_err(crate::Error::State)?),
+        };
+        Ok(Self {
+            source,
+            methods: method.parse().map_err(crate::Error::State)?,
+            max_influences,
+        })
+    }
+
     /// Whether any learned stage runs for this request (the caller need not start a device
     /// otherwise).
     pub fn runs_networks(&self) -> bool {

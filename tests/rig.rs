@@ -248,3 +248,33 @@ fn rig_files_announces_every_stage_and_writes_a_rigged_glb() {
     .unwrap_err();
     assert!(err.to_string().contains("broken.glb"), "{err}");
 }
+
+/// Requests by name, as the page's worker and the packages give them: unknown names are
+/// refused with the names there are, a skeleton file (here a BVH) becomes a given skeleton.
+#[test]
+fn a_rig_request_by_name_refuses_unknown_names_and_reads_a_skeleton_file() {
+    use rigkit::pipeline::RigRequest;
+    use rigkit::skeleton::SkeletonSource;
+    let err = RigRequest::named("octopus", "best", 4, None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("octopus") && err.contains("humanoid"), "{err}");
+    let err = RigRequest::named("auto", "magic", 4, None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("magic") && err.contains("geometric"), "{err}");
+    let auto = RigRequest::named("auto", "best", 8, None).unwrap();
+    assert!(auto.runs_networks() && auto.max_influences == 8);
+    let bvh = common::read("motion/cmu/01_01.bvh");
+    let given = RigRequest::named("auto", "best", 4, Some(("walk.bvh", &bvh))).unwrap();
+    let SkeletonSource::Given(skeleton) = &given.source else {
+        panic!("the BVH's skeleton was not used");
+    };
+    assert!(skeleton.joints.len() >= 31);
+    // The skeleton head refines automatic skeletons only: a given one runs no network.
+    assert!(!given.runs_networks());
+    let err = RigRequest::named("auto", "best", 4, Some(("broken.bvh", b"HIERARCHY\nROOT")))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("broken.bvh"), "{err}");
+}

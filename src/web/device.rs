@@ -8,11 +8,13 @@ use burn::tensor::Device;
 use wasm_bindgen::prelude::*;
 
 use super::{js_error, object};
-use crate::compute::{cpu_device, vertex_features_difference};
+use crate::compute::{NetworksOn, cpu_device, vertex_features_difference};
 use crate::neural::{Networks, NeuralError};
 
 thread_local! {
-    static GPU: RefCell<Option<Device>> = const { RefCell::new(None) };
+    /// The WebGPU device and whether its adapter is a software one (SwiftShader, llvmpipe,
+    /// WARP: a GPU emulated on the CPU).
+    static GPU: RefCell<Option<(Device, bool)>> = const { RefCell::new(None) };
     static LOADED: RefCell<Option<(bool, Rc<Networks>)>> = const { RefCell::new(None) };
 }
 
@@ -25,25 +27,27 @@ pub async fn init_webgpu() -> Result<String, JsError> {
     }
     let (device, setup) = (Device::wgpu_options().init_with_setup_async().await)
         .map_err(|e| JsError::new(&format!("WebGPU is not available: {e}")))?;
-    GPU.with(|g| *g.borrow_mut() = Some(device));
-    Ok(setup.adapter.get_info().name)
+    let info = setup.adapter.get_info();
+    let software = info.device_type == wgpu::DeviceType::Cpu;
+    GPU.with(|g| *g.borrow_mut() = Some((device, software)));
+    Ok(info.name)
 }
 
 /// The WebGPU device, if [`init_webgpu`] started one.
 fn gpu_device() -> Option<Device> {
-    GPU.with(|g| g.borrow().clone())
+    GPU.with(|g| g.borrow().as_ref().map(|(device, _)| device.clone()))
 }
 
-/// The shipped networks on the GPU when `on_gpu` (and one was started), else on the CPU,
-/// with the name of the device they run on ("webgpu" or "cpu").
-pub(crate) fn networks(on_gpu: bool) -> Result<(Rc<Networks>, &'static str), NeuralError> {
-    let gpu = on_gpu.then(gpu_device).flatten();
+/// The shipped networks on the device `on` picks (the CPU when no GPU was started), with the
+/// name of the device they run on ("webgpu" or "cpu").
+pub(crate) fn networks(on: NetworksOn) -> Result<(Rc<Networks>, &'static str), NeuralError> {
+    let gpu = on.pick(GPU.with(|g| g.borrow().clone()));
     let use_gpu = gpu.is_some();
     let name = ["cpu", "webgpu"][usize::from(use_gpu)];
-    let cached = LOADED
+    if let Some((_, n)) = LOADED
         .with(|l| l.borrow().clone())
-        .filter(|(g, _)| *g == use_gpu);
-    if let Some((_, n)) = cached {
+        .filter(|(g, _)| *g == use_gpu)
+    {
         return Ok((n, name));
     }
     let n = Rc::new(Networks::bundled(&gpu.unwrap_or_else(cpu_device))?);
@@ -70,8 +74,8 @@ pub async fn feature_difference(positions: Vec<f32>, on_gpu: bool) -> Result<f32
 /// WebGPU was not started.
 #[wasm_bindgen(js_name = neuralBackendCheck)]
 pub async fn neural_backend_check() -> Result<JsValue, JsError> {
-    let (cpu, _) = networks(false).map_err(js_error)?;
-    let (gpu, device) = networks(true).map_err(js_error)?;
+    let (cpu, _) = networks(NetworksOn::Cpu).map_err(js_error)?;
+    let (gpu, device) = networks(NetworksOn::Gpu).map_err(js_error)?;
     if device != "webgpu" {
         return Err(JsError::new("WebGPU was not started"));
     }

@@ -102,13 +102,11 @@ impl App {
 
     /// Steps back one edit; `false` when there is nothing to undo.
     pub fn undo(&mut self) -> bool {
-        let change = self.doc.undo();
-        change.map(|c| self.redraw(c)).is_some()
+        self.doc.undo().map(|c| self.redraw(c)).is_some()
     }
 
     pub fn redo(&mut self) -> bool {
-        let change = self.doc.redo();
-        change.map(|c| self.redraw(c)).is_some()
+        self.doc.redo().map(|c| self.redraw(c)).is_some()
     }
 
     /// Pose mode: turns `joint` by a drag of `dx`, `dy` pixels and shows the skinned result.

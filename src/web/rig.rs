@@ -4,9 +4,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::{input_files, js_error, object};
+use crate::compute::NetworksOn;
 use crate::io::InputFile;
 use crate::pipeline::{Methods, RigRequest, StageTimes};
-use crate::skeleton::SkeletonSource;
 
 /// Whether rigging with `template` (or a given skeleton file) by `method` runs a network, so
 /// the worker starts a GPU only when one will be used.
@@ -17,8 +17,8 @@ pub fn rig_runs_networks(template: &str, method: &str, skeleton_given: bool) -> 
 
 /// Rigs the files (as `loadFiles` reads them) with a `template` by name, or the skeleton of
 /// the file `skeleton_name` (a rigged GLB/glTF/VRM or a BVH) adapted to the mesh, by `method`
-/// (as the CLI's `--method`; the networks run on WebGPU when `on_gpu` and `initWebGpu`
-/// succeeded here, else on the CPU). Resolves to `{ glb: Uint8Array, timings: { parse,
+/// (as the CLI's `--method`; the networks run on WebGPU when `on_gpu`, `initWebGpu`
+/// succeeded here and the adapter is not a software one, else on the CPU). Resolves to `{ glb: Uint8Array, timings: { parse,
 /// voxelise, skeleton, skin, export }, device }` (milliseconds; device "webgpu" or "cpu" where
 /// a network ran, else ""); `on_progress(stage)` hears each stage as it begins.
 #[wasm_bindgen(js_name = rigFiles)]
@@ -34,23 +34,14 @@ pub async fn rig_files(
     on_gpu: bool,
     on_progress: js_sys::Function,
 ) -> Result<JsValue, JsError> {
-    let limits = crate::Limits::default();
-    let source = match skeleton_name.zip(skeleton_bytes) {
-        Some((name, bytes)) => SkeletonSource::Given(
-            crate::io::import_skeleton(&bytes, &name, &limits).map_err(js_error)?,
-        ),
-        None => SkeletonSource::Template(template.parse().map_err(|e: String| js_error(e))?),
-    };
-    let methods = method.parse().map_err(|e: String| js_error(e))?;
-    let request = RigRequest {
-        source,
-        methods,
-        max_influences,
-    };
+    let skeleton = skeleton_name.as_deref().zip(skeleton_bytes.as_deref());
+    let request =
+        RigRequest::named(&template, &method, max_influences, skeleton).map_err(js_error)?;
     let files = input_files(&names, &contents, "rigFiles")?;
     let (mut device, mut times) = ("", StageTimes::default());
     let networks = || {
-        let (networks, used) = super::device::networks(on_gpu)?;
+        let on = [NetworksOn::Cpu, NetworksOn::FasterDevice][usize::from(on_gpu)];
+        let (networks, used) = super::device::networks(on)?;
         device = used;
         Ok(networks)
     };
@@ -82,8 +73,11 @@ pub fn describe_rig(bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
     let character = crate::io::import(bytes, name, &crate::Limits::default()).map_err(js_error)?;
     let skeleton = (character.skeleton.as_ref())
         .ok_or_else(|| JsError::new(&format!("'{name}' has no skeleton")))?;
-    let empty = || (vec![0], vec![], vec![]);
-    let (offsets, joints, values) = character.skin.as_ref().map_or_else(empty, |s| s.to_rows());
+    let rows = |s: &crate::rig::SkinWeights| s.to_rows();
+    let (offsets, joints, values) = character
+        .skin
+        .as_ref()
+        .map_or((vec![0], vec![], vec![]), rows);
     let u32s = |v: &[u32]| -> JsValue { js_sys::Uint32Array::from(v).into() };
     let f32s = |v: &[f32]| -> JsValue { js_sys::Float32Array::from(v).into() };
     let names: js_sys::Array = skeleton.names().iter().map(JsValue::from).collect();
