@@ -60,6 +60,7 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
     let mut joint_model = None;
     let mut network_share = rigkit::neural::NETWORK_SHARE;
     let mut options = SkinOptions::default();
+    let mut skeleton_options = AutoOptions::default();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
@@ -80,6 +81,9 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
                 }
             }
             "--resolution" => options.resolution = parse(&value("--resolution")?)?,
+            "--skeleton-resolution" => {
+                skeleton_options.resolution = parse(&value("--skeleton-resolution")?)?;
+            }
             "--falloff" => options.falloff = parse(&value("--falloff")?)?,
             "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
             "--max-influences" => options.max_influences = parse(&value("--max-influences")?)?,
@@ -145,7 +149,7 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
         let mut row = row(rel, &character, &m, seconds);
         if weights_from.is_none() {
             let started = Instant::now();
-            let mut auto = auto_skeleton(&character.mesh, &AutoOptions::default())?;
+            let mut auto = auto_skeleton(&character.mesh, &skeleton_options)?;
             if let Some(n) = &networks {
                 auto = n.refine_skeleton(&character.mesh, &auto)?;
             }
