@@ -474,4 +474,29 @@ describe('without WebGPU (CPU fallback)', () => {
       JSON.stringify({ device: 'cpu', ...rig.current.timings }, null, 2));
     assert.deepEqual(errors, []);
   });
+
+  // A benchmark, not a timed assertion: the default rig (best: automatic skeleton refined by
+  // the skeleton head, geometric weights) of a 9,840-vertex character on the CPU backend,
+  // three times; the median goes to target/e2e/rig-default-cpu.json for the README.
+  test('the default rig of a 10k-vertex character on the CPU backend (benchmark)', async () => {
+    const { page, errors } = app;
+    const bytes = [...readData('eval/quaternius-easy_enemies_pack/Frog.glb').bytes];
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      runs.push(await page.evaluate(async (b) => {
+        const rig = await window.rigkit.rig(new Uint8Array(b), 'frog.glb');
+        return { jointCount: rig.jointCount, vertices: rig.vertices, device: rig.device, ...rig.timings };
+      }, bytes));
+    }
+    for (const run of runs) {
+      assert.ok(run.jointCount >= 5, `${run.jointCount} joints`);
+      assert.equal(run.vertices, 9840);
+      assert.equal(run.device, 'cpu', 'the skeleton head runs on the CPU backend');
+    }
+    const totals = runs.map((r) => r.totalMs).sort((a, b) => a - b);
+    const result = { character: 'Frog.glb', vertices: 9840, medianMs: totals[1], runs };
+    fs.writeFileSync(path.join(artifacts, 'rig-default-cpu.json'), JSON.stringify(result, null, 2));
+    console.log(`default rig of the Frog on the CPU backend: median ${totals[1].toFixed(0)} ms`);
+    assert.deepEqual(errors, []);
+  });
 });
