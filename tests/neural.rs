@@ -229,3 +229,34 @@ fn the_backend_check_finds_no_difference_between_identical_devices() {
     assert_eq!(difference.joints, 0.0);
     assert_eq!(difference.weights, 0.0);
 }
+
+/// The skinning head on skeletons real files have — a zero-length bone, joints far outside
+/// the mesh — gives every vertex finite weights summing to 1, as the geometric skinner does.
+#[test]
+fn the_skinning_head_is_defined_on_awkward_skeletons() {
+    use glam::{Mat4, Vec3};
+    use rigkit::rig::{Joint, JointId, Skeleton};
+    let mesh = rigkit::mesh::boxes(&[(Vec3::new(0.0, -0.5, -0.5), Vec3::new(4.0, 0.5, 0.5))], 2);
+    let joint = |name: &str, parent: Option<u32>, x: f32, y: f32| Joint {
+        name: name.into(),
+        parent: parent.map(JointId),
+        world_bind: Mat4::from_translation(Vec3::new(x, y, 0.0)),
+    };
+    let skeleton = Skeleton {
+        joints: vec![
+            joint("root", None, 0.5, 0.0),
+            joint("twin", Some(0), 0.5, 0.0),
+            joint("mid", Some(1), 2.0, 0.0),
+            joint("target", Some(0), 2.0, 10.0),
+            joint("far_root", None, -20.0, 0.0),
+        ],
+    };
+    let skin = networks().skin(&mesh, &skeleton, 4).unwrap();
+    assert_eq!(skin.vertex_count(), mesh.vertex_count());
+    for v in 0..skin.vertex_count() {
+        let weights = skin.influences(v);
+        assert!(!weights.is_empty() && weights.iter().all(|i| i.weight.is_finite()));
+        let sum: f32 = weights.iter().map(|i| i.weight).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "vertex {v} sums to {sum}");
+    }
+}

@@ -133,3 +133,87 @@ fn empty_inputs_are_errors_not_panics() {
     assert!(geodesic_skin(&Mesh::default(), &skeleton, &SkinOptions::default()).is_err());
     assert!(geodesic_skin(&mesh, &Skeleton::default(), &SkinOptions::default()).is_err());
 }
+
+/// A bar along x from 0 to 4 (a limb), for skeletons that are awkward on purpose.
+fn bar() -> Mesh {
+    let mut mesh = Mesh::default();
+    add_box(
+        &mut mesh,
+        Vec3::new(0.0, -0.5, -0.5),
+        Vec3::new(4.0, 0.5, 0.5),
+    );
+    let mut mesh = rigkit::mesh::subdivide(&rigkit::mesh::subdivide(&mesh).0).0;
+    mesh.normals = rigkit::mesh::vertex_normals(&mesh.positions, &mesh.triangles);
+    mesh
+}
+
+fn joint_at(name: &str, parent: Option<u32>, x: f32, y: f32) -> Joint {
+    Joint {
+        name: name.into(),
+        parent: parent.map(JointId),
+        world_bind: Mat4::from_translation(Vec3::new(x, y, 0.0)),
+    }
+}
+
+/// Skeletons real files have: two joints at one place (a zero-length bone), a leaf without a
+/// tail, and joints far outside the mesh (an IK target, a mis-placed root). Each gets defined
+/// weights — every vertex bound, summing to 1, no NaN — and the joints inside the body still
+/// carry the flesh around them.
+#[test]
+fn coincident_tailless_and_outside_joints_get_defined_weights() {
+    let mesh = bar();
+    let cases = [
+        (
+            "zero-length bone",
+            vec![
+                joint_at("root", None, 0.5, 0.0),
+                joint_at("twin", Some(0), 0.5, 0.0),
+                joint_at("mid", Some(1), 2.0, 0.0),
+                joint_at("tip", Some(2), 3.5, 0.0),
+            ],
+        ),
+        (
+            "leaf without a tail",
+            vec![
+                joint_at("root", None, 0.5, 0.0),
+                joint_at("mid", Some(0), 2.0, 0.0),
+            ],
+        ),
+        (
+            "joints outside the mesh",
+            vec![
+                joint_at("root", None, 0.5, 0.0),
+                joint_at("mid", Some(0), 2.0, 0.0),
+                joint_at("target", Some(0), 2.0, 10.0),
+                joint_at("far_root", None, -20.0, 0.0),
+            ],
+        ),
+        ("one joint", vec![joint_at("only", None, 2.0, 0.0)]),
+        (
+            "every joint outside",
+            vec![joint_at("away", None, 2.0, 30.0)],
+        ),
+    ];
+    for (what, joints) in cases {
+        let skeleton = Skeleton { joints };
+        let skin = geodesic_skin(&mesh, &skeleton, &SkinOptions::default()).unwrap();
+        assert_complete(&skin, mesh.vertex_count(), 4, what);
+        assert!(
+            (0..skin.vertex_count())
+                .all(|v| skin.influences(v).iter().all(|i| i.weight.is_finite())),
+            "{what}: a weight is not finite"
+        );
+        // The flesh at the far end of the bar follows a joint inside the body near it.
+        let end = (0..mesh.vertex_count())
+            .max_by(|&a, &b| mesh.positions[a].x.total_cmp(&mesh.positions[b].x))
+            .unwrap();
+        let strongest = skin.influences(end)[0].joint;
+        let name = &skeleton.joints[strongest.index()].name;
+        if what != "every joint outside" {
+            assert!(
+                !["target", "far_root"].contains(&name.as_str()),
+                "{what}: the bar's end follows '{name}'"
+            );
+        }
+    }
+}
