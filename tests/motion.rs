@@ -358,3 +358,49 @@ fn skeletons_with_unrelated_names_are_matched_by_their_hierarchy() {
         }
     }
 }
+
+/// A capture in another frame and unit: the CMU walk turned Z-up and scaled to centimetres
+/// (as a Blender or 3ds Max export would be) retargets onto the mannequin exactly as its Y-up
+/// twin does — the same joint rotations every frame, the same path on the floor.
+#[test]
+fn a_z_up_centimetre_capture_retargets_like_its_y_up_twin() {
+    use glam::{Mat4, Quat};
+    let walk = SourceMotion::from_bvh(&cmu("01_01.bvh"), "walk").unwrap();
+    // Y-up to Z-up is a quarter turn about +X; then ×2.54 (inches to centimetres).
+    let frame = Mat4::from_scale(Vec3::splat(2.54))
+        * Mat4::from_quat(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2));
+    let moved = |m: Mat4| {
+        let (s, r, t) = m.to_scale_rotation_translation();
+        let (_, turn, _) = frame.to_scale_rotation_translation();
+        Mat4::from_scale_rotation_translation(s, turn * r, frame.transform_point3(t))
+    };
+    let mut twin = walk.clone();
+    for joint in &mut twin.skeleton.joints {
+        joint.world_bind = moved(joint.world_bind);
+    }
+    for m in twin.world.iter_mut().flatten() {
+        *m = moved(*m);
+    }
+    assert!(
+        (twin.skeleton.joints[0].position().z - 2.54 * walk.skeleton.joints[0].position().y).abs()
+            < 1e-3,
+        "the twin stands along Z"
+    );
+    let mannequin = common::load("eval/mannequiny.glb");
+    let target = mannequin.skeleton.unwrap();
+    let options = RetargetOptions::default();
+    let a = retarget(&walk, &target, &options).unwrap();
+    let b = retarget(&twin, &target, &options).unwrap();
+    assert_eq!(a.locals.len(), b.locals.len());
+    let size = height(&target);
+    let (mut turn, mut shift) = (0.0f32, 0.0f32);
+    for (x, y) in a.locals.iter().zip(&b.locals) {
+        turn = turn.max(x.rotation.angle_between(y.rotation));
+        shift = shift.max(x.translation.distance(y.translation) / size);
+    }
+    assert!(turn < 1e-2, "joint rotations differ by up to {turn} rad");
+    assert!(
+        shift < 1e-3,
+        "joints move differently by up to {shift} of the height"
+    );
+}

@@ -93,6 +93,19 @@ impl SourceMotion {
         Self::from_clip(skeleton, found)
     }
 
+    /// This motion seen in a world turned by `turn` (its skeleton and every frame).
+    fn turned(&self, turn: Quat) -> Self {
+        let m = Mat4::from_quat(turn);
+        let mut out = self.clone();
+        for joint in &mut out.skeleton.joints {
+            joint.world_bind = m * joint.world_bind;
+        }
+        for w in out.world.iter_mut().flatten() {
+            *w = m * *w;
+        }
+        out
+    }
+
     /// A BVH capture, resampled at [`RETARGET_FPS`]. End sites become tip joints.
     pub fn from_bvh(bvh: &Bvh, name: &str) -> Result<Self, RetargetError> {
         let skeleton = bvh.to_skeleton();
@@ -164,7 +177,9 @@ impl Default for RetargetOptions {
     }
 }
 
-/// `source` played on `target`: a clip of `target`'s joints. Up is +Y for both.
+/// `source` played on `target`: a clip of `target`'s joints. Each skeleton's up axis is found
+/// from its body ([`up_axis`]); a source whose up differs (a Z-up capture on a Y-up
+/// character) is first turned into the target's frame, so axes and units never matter.
 pub fn retarget(
     source: &SourceMotion,
     target: &Skeleton,
@@ -176,6 +191,15 @@ pub fn retarget(
     if source.world.is_empty() {
         return Err(RetargetError::NoFrames(source.name.clone()));
     }
+    let up = up_axis(target);
+    let turn = Quat::from_rotation_arc(up_axis(&source.skeleton), up);
+    let turned;
+    let source = if turn.angle_between(Quat::IDENTITY) > 1e-6 {
+        turned = source.turned(turn);
+        &turned
+    } else {
+        source
+    };
     let map = joint_map(&source.skeleton, target);
     if map.iter().all(Option::is_none) {
         return Err(RetargetError::NothingMatched(source.name.clone()));
@@ -193,9 +217,9 @@ pub fn retarget(
         .iter()
         .map(|j| j.world_bind.to_scale_rotation_translation())
         .collect();
-    let mover = root_motion_joint(source, &map);
-    let stride = hip_height(target) / hip_height(&source.skeleton).max(1e-9);
-    let feet = feet(target);
+    let mover = root_motion_joint(source, &map, up);
+    let stride = hip_height(target, up) / hip_height(&source.skeleton, up).max(1e-9);
+    let feet = feet(target, up);
     let mut posed: Vec<Vec<Mat4>> = Vec::with_capacity(source.world.len());
     for frame in &source.world {
         let world = target.world_with(|t, parent| {
@@ -226,7 +250,7 @@ pub fn retarget(
         && let Some(m) = mover
         && !feet.is_empty()
     {
-        put_feet_on_ground(target, &mut posed, &feet, m);
+        put_feet_on_ground(target, &mut posed, &feet, m, up);
     }
     let mut locals = Vec::with_capacity(posed.len() * target.joints.len());
     for world in &posed {
@@ -292,13 +316,13 @@ fn nearest_driven_descendant(
 
 /// The driven joint that carries the root motion: the one nearest the source's root whose own
 /// translation moves during the clip (hips under a static root), else the nearest driven one.
-fn root_motion_joint(source: &SourceMotion, map: &[Option<JointId>]) -> Option<usize> {
+fn root_motion_joint(source: &SourceMotion, map: &[Option<JointId>], up: Vec3) -> Option<usize> {
     let sk = &source.skeleton;
     let depth = |j: usize| {
         std::iter::successors(Some(j), |&k| sk.joints[k].parent.map(|p| p.index())).count()
     };
     let rest = rest_locals(sk);
-    let still = 1e-4 * hip_height(sk);
+    let still = 1e-4 * hip_height(sk, up);
     let translates = |s: usize| {
         source.world.iter().any(|frame| {
             let parent = sk.joints[s]
@@ -318,12 +342,40 @@ fn root_motion_joint(source: &SourceMotion, map: &[Option<JointId>]) -> Option<u
         .or_else(|| driven.iter().copied().min_by_key(|&t| depth(source_of(t))))
 }
 
-/// How high the hips stand above the lowest joint: the leg length that scales root motion.
-fn hip_height(skeleton: &Skeleton) -> f32 {
+/// Which world axis is up for `skeleton`: the principal axis nearest the direction from its
+/// feet to its hips when the legs are named (bipeds and quadrupeds alike stand on them); +Y,
+/// glTF's up, otherwise.
+fn up_axis(skeleton: &Skeleton) -> Vec3 {
+    let roles = humanoid_roles(skeleton);
+    let position = |j: JointId| skeleton.joints[j.index()].position();
+    let hips = roles.iter().find(|(r, _)| *r == HumanoidRole::Hips);
+    let feet: Vec<Vec3> = (roles.iter())
+        .filter(|(r, _)| matches!(r, HumanoidRole::Foot(_)))
+        .map(|&(_, j)| position(j))
+        .collect();
+    let (Some(&(_, hips)), false) = (hips, feet.is_empty()) else {
+        return Vec3::Y;
+    };
+    let d = position(hips) - feet.iter().sum::<Vec3>() / feet.len() as f32;
+    let a = d.abs();
+    if !d.is_finite() || a.max_element() <= 0.0 {
+        Vec3::Y
+    } else if a.x >= a.y && a.x >= a.z {
+        Vec3::X * d.x.signum()
+    } else if a.y >= a.z {
+        Vec3::Y * d.y.signum()
+    } else {
+        Vec3::Z * d.z.signum()
+    }
+}
+
+/// How high the hips stand above the lowest joint along `up`: the leg length that scales
+/// root motion.
+fn hip_height(skeleton: &Skeleton, up: Vec3) -> f32 {
     let lowest = skeleton
         .joints
         .iter()
-        .map(|j| j.position().y)
+        .map(|j| j.position().dot(up))
         .fold(f32::INFINITY, f32::min);
     let hips = humanoid_roles(skeleton)
         .into_iter()
@@ -331,12 +383,13 @@ fn hip_height(skeleton: &Skeleton) -> f32 {
         .map(|(_, j)| j.index())
         .or_else(|| skeleton.joints.iter().position(|j| j.parent.is_none()));
     hips.map_or(1.0, |h| {
-        (skeleton.joints[h].position().y - lowest).max(1e-6)
+        (skeleton.joints[h].position().dot(up) - lowest).max(1e-6)
     })
 }
 
-/// The joints that touch the ground: feet and toes when named, else the lowest tips.
-fn feet(skeleton: &Skeleton) -> Vec<JointId> {
+/// The joints that touch the ground: feet and toes when named, else the lowest tips along
+/// `up`.
+fn feet(skeleton: &Skeleton, up: Vec3) -> Vec<JointId> {
     let named: Vec<JointId> = humanoid_roles(skeleton)
         .into_iter()
         .filter(|(r, _)| matches!(r, HumanoidRole::Foot(_) | HumanoidRole::Toes(_)))
@@ -348,16 +401,16 @@ fn feet(skeleton: &Skeleton) -> Vec<JointId> {
     let lowest = skeleton
         .joints
         .iter()
-        .map(|j| j.position().y)
+        .map(|j| j.position().dot(up))
         .fold(f32::INFINITY, f32::min);
     let highest = skeleton
         .joints
         .iter()
-        .map(|j| j.position().y)
+        .map(|j| j.position().dot(up))
         .fold(f32::NEG_INFINITY, f32::max);
     let reach = lowest + 0.05 * (highest - lowest);
     (0..skeleton.joints.len())
-        .filter(|&j| skeleton.joints[j].position().y <= reach)
+        .filter(|&j| skeleton.joints[j].position().dot(up) <= reach)
         .map(|j| JointId(j as u32))
         .collect()
 }
@@ -366,14 +419,20 @@ fn feet(skeleton: &Skeleton) -> Vec<JointId> {
 /// feet stand on their rest height in the frames where they are lowest (the motion's floor,
 /// taken robustly as the fifth-lowest percentile of each frame's lowest foot), then lifts any
 /// frame where a foot would still sink below it.
-fn put_feet_on_ground(target: &Skeleton, posed: &mut [Vec<Mat4>], feet: &[JointId], mover: usize) {
+fn put_feet_on_ground(
+    target: &Skeleton,
+    posed: &mut [Vec<Mat4>],
+    feet: &[JointId],
+    mover: usize,
+    up: Vec3,
+) {
     let ground = feet
         .iter()
-        .map(|f| target.joints[f.index()].position().y)
+        .map(|f| target.joints[f.index()].position().dot(up))
         .fold(f32::INFINITY, f32::min);
     let lowest = |world: &[Mat4]| {
         feet.iter()
-            .map(|f| world[f.index()].w_axis.y)
+            .map(|f| world[f.index()].w_axis.truncate().dot(up))
             .fold(f32::INFINITY, f32::min)
     };
     let mut floors: Vec<f32> = posed.iter().map(|w| lowest(w)).collect();
@@ -382,12 +441,12 @@ fn put_feet_on_ground(target: &Skeleton, posed: &mut [Vec<Mat4>], feet: &[JointI
     for world in posed.iter_mut() {
         let shift = ground - floor;
         let sink = (ground - (lowest(world) + shift)).max(0.0);
-        lift_subtree(target, world, mover, shift + sink);
+        lift_subtree(target, world, mover, up * (shift + sink));
     }
 }
 
-/// Moves joint `top` and everything below it up by `dy`.
-fn lift_subtree(skeleton: &Skeleton, world: &mut [Mat4], top: usize, dy: f32) {
+/// Moves joint `top` and everything below it by `by`.
+fn lift_subtree(skeleton: &Skeleton, world: &mut [Mat4], top: usize, by: Vec3) {
     let mut inside = vec![false; skeleton.joints.len()];
     inside[top] = true;
     for (j, joint) in skeleton.joints.iter().enumerate() {
@@ -395,7 +454,7 @@ fn lift_subtree(skeleton: &Skeleton, world: &mut [Mat4], top: usize, dy: f32) {
             inside[j] = true;
         }
         if inside[j] {
-            world[j].w_axis.y += dy;
+            world[j].w_axis += by.extend(0.0);
         }
     }
 }
