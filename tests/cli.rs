@@ -178,13 +178,7 @@ fn rig_adapts_a_given_bvh_skeleton_keeping_its_names() {
         &rigkit::Limits::default(),
     )
     .unwrap();
-    let names: Vec<String> = rigged
-        .skeleton
-        .unwrap()
-        .joints
-        .into_iter()
-        .map(|j| j.name)
-        .collect();
+    let names = rigged.skeleton.unwrap().names();
     for expected in [
         "Hips",
         "LHipJoint",

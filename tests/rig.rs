@@ -223,13 +223,7 @@ fn rig_files_announces_every_stage_and_writes_a_rigged_glb() {
     assert_eq!(heard, Stage::ALL);
     let rigged = rigkit::io::import(&glb, "rigged.glb", &rigkit::Limits::default()).unwrap();
     // The automatic skeleton replaced the artist's.
-    let names: Vec<String> = rigged
-        .skeleton
-        .unwrap()
-        .joints
-        .into_iter()
-        .map(|j| j.name)
-        .collect();
+    let names = rigged.skeleton.unwrap().names();
     assert!(names.iter().any(|n| n == "root") && names.iter().any(|n| n.starts_with("chain")));
     let skin = rigged.skin.unwrap();
     assert_eq!(skin.vertex_count(), rigged.mesh.vertex_count());

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Change, Document, Pose};
+use super::{Change, Document};
 use crate::anim::{Clip, Motion, RetargetOptions, SourceMotion, procedural_clip, retarget};
 use crate::{Error, Limits};
 
@@ -98,12 +98,6 @@ impl Document {
                 c.animations.len() - 1
             }
         };
-        self.cancel_drag();
-        self.pose = Pose::Clip {
-            index,
-            time: 0.0,
-            playing: true,
-        };
-        Ok((index, Change::Pose))
+        Ok((index, self.start_clip(index)))
     }
 }

@@ -53,13 +53,18 @@ impl Document {
             .get(index)
             .ok_or_else(|| missing(&format!("there is no clip {index}")))?;
         let duration = clip.duration();
+        Ok((duration, self.start_clip(index)))
+    }
+
+    /// Shows clip `index` from its start, playing (a drag in progress is abandoned).
+    pub(super) fn start_clip(&mut self, index: usize) -> Change {
         self.cancel_drag();
         self.pose = Pose::Clip {
             index,
             time: 0.0,
             playing: true,
         };
-        Ok((duration, Change::Pose))
+        Change::Pose
     }
 
     /// Moves the clip shown to `time` seconds from its start; without a clip, nothing.
