@@ -7,9 +7,9 @@ use burn::module::Module;
 use burn::nn::Linear;
 use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor, TensorData};
+use serde::{Deserialize, Serialize};
 
-use super::config::JointNetConfig;
-use super::encoder::ShapeEncoder;
+use super::encoder::{EncoderConfig, ShapeEncoder};
 use super::joint_inputs::{JOINT_FEATURES, JointInputs, NEIGHBOUR_FEATURES, NEIGHBOURS};
 use super::mlp::Mlp;
 use super::shape::{POINT_FEATURES, SHAPE_POINTS};
@@ -77,5 +77,34 @@ impl JointNet {
         let widest = h.max_dim(1).squeeze_dim::<2>(1); // [j, H]
         self.offset
             .forward(Tensor::cat(vec![pooled, widest, x.features], 1))
+    }
+}
+
+/// The skeleton head ([`JointNet`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JointNetConfig {
+    pub encoder: EncoderConfig,
+    /// Width of each neighbour's feature (and of the pooled ones).
+    pub hidden: usize,
+}
+
+impl Default for JointNetConfig {
+    fn default() -> Self {
+        Self {
+            encoder: EncoderConfig::default(),
+            hidden: 64,
+        }
+    }
+}
+
+impl JointNetConfig {
+    pub fn init(&self, device: &Device) -> JointNet {
+        let h = self.hidden;
+        JointNet {
+            encoder: self.encoder.init(device),
+            neighbour: Mlp::new(&[NEIGHBOUR_FEATURES + self.encoder.code, h, h], device),
+            attend: burn::nn::LinearConfig::new(h, 1).init(device),
+            offset: Mlp::new(&[2 * h + JOINT_FEATURES, h, 3], device),
+        }
     }
 }

@@ -31,3 +31,11 @@ impl Mlp {
         })
     }
 }
+
+/// `input`, the hidden widths, and `output` when given: an MLP's layer widths.
+pub(super) fn widths(input: usize, hidden: &[usize], output: Option<usize>) -> Vec<usize> {
+    std::iter::once(input)
+        .chain(hidden.iter().copied())
+        .chain(output)
+        .collect()
+}

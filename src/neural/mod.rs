@@ -25,9 +25,10 @@ mod skin_net;
 #[cfg(feature = "train")]
 pub mod train;
 
-pub use config::{EncoderConfig, JointNetConfig, SkinNetConfig, config_from_json, config_to_json};
+pub use config::{config_from_json, config_to_json};
+pub use encoder::EncoderConfig;
 pub use joint_inputs::{JointInputs, NEIGHBOURS};
-pub use joint_net::{JointNet, JointTensors};
+pub use joint_net::{JointNet, JointNetConfig, JointTensors};
 pub use models::{JOINT_MODEL_FILE, SKIN_MODEL_FILE, model_from_bytes};
 #[cfg(not(target_arch = "wasm32"))]
 pub use models::{config_path, load_model, load_network};
@@ -37,7 +38,7 @@ pub use networks::{
 };
 pub use shape::ShapeInput;
 pub use skin_inputs::{CANDIDATES, GEOMETRIC_WEIGHT, PAIR_FEATURES, SkinInputs};
-pub use skin_net::{SkinNet, SkinTensors};
+pub use skin_net::{SkinNet, SkinNetConfig, SkinTensors};
 
 use glam::Vec3;
 

@@ -4,10 +4,10 @@
 
 use burn::tensor::{Device, Tensor};
 
-use super::config::{JointNetConfig, SkinNetConfig, config_from_json};
+use super::config::config_from_json;
 use super::{
-    JointInputs, JointNet, JointTensors, NeuralError, SkinInputs, SkinNet, SkinTensors,
-    model_from_bytes, moved_skeleton, skin_weights_from,
+    JointInputs, JointNet, JointNetConfig, JointTensors, NeuralError, SkinInputs, SkinNet,
+    SkinNetConfig, SkinTensors, model_from_bytes, moved_skeleton, skin_weights_from,
 };
 use crate::mesh::Mesh;
 use crate::rig::{Skeleton, SkinWeights};

@@ -7,10 +7,10 @@
 use burn::module::Module;
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Int, Tensor, TensorData};
+use serde::{Deserialize, Serialize};
 
-use super::config::SkinNetConfig;
-use super::encoder::ShapeEncoder;
-use super::mlp::Mlp;
+use super::encoder::{EncoderConfig, ShapeEncoder};
+use super::mlp::{Mlp, widths};
 use super::shape::{POINT_FEATURES, SHAPE_POINTS};
 use super::skin_inputs::{BONE_FEATURES, CANDIDATES, PAIR_FEATURES, SkinInputs, VERTEX_FEATURES};
 
@@ -111,5 +111,57 @@ impl SkinNet {
         // Padding slots: a large negative logit, so they get no weight.
         let masked = scores + x.valid.sub_scalar(1.0).mul_scalar(1e4);
         log_softmax(masked, 1)
+    }
+}
+
+/// The skinning head ([`SkinNet`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkinNetConfig {
+    pub encoder: EncoderConfig,
+    /// Hidden widths and output width of the vertex query MLP.
+    pub query_hidden: Vec<usize>,
+    pub query: usize,
+    /// Hidden widths and output width of the bone token MLP.
+    pub token_hidden: Vec<usize>,
+    pub token: usize,
+    /// Hidden widths of the pair scorer (its output is one logit).
+    pub score_hidden: Vec<usize>,
+}
+
+impl Default for SkinNetConfig {
+    fn default() -> Self {
+        Self {
+            encoder: EncoderConfig::default(),
+            query_hidden: vec![64],
+            query: 64,
+            token_hidden: vec![64],
+            token: 32,
+            score_hidden: vec![96, 48],
+        }
+    }
+}
+
+impl SkinNetConfig {
+    pub fn init(&self, device: &Device) -> SkinNet {
+        let code = self.encoder.code;
+        SkinNet {
+            encoder: self.encoder.init(device),
+            query: Mlp::new(
+                &widths(VERTEX_FEATURES + code, &self.query_hidden, Some(self.query)),
+                device,
+            ),
+            token: Mlp::new(
+                &widths(BONE_FEATURES + code, &self.token_hidden, Some(self.token)),
+                device,
+            ),
+            score: Mlp::new(
+                &widths(
+                    self.query + self.token + PAIR_FEATURES,
+                    &self.score_hidden,
+                    Some(1),
+                ),
+                device,
+            ),
+        }
     }
 }
