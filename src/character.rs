@@ -8,7 +8,7 @@ use crate::mesh::{Image, Material, Mesh};
 use crate::rig::{HumanoidBone, Skeleton, SkinWeights};
 
 /// One character in its rest pose, in the input's world frame.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Character {
     /// The file name it came from, for messages and the status bar.
     pub name: String,

@@ -272,3 +272,59 @@ fn a_rig_request_by_name_refuses_unknown_names_and_reads_a_skeleton_file() {
         .to_string();
     assert!(err.contains("broken.bvh"), "{err}");
 }
+
+/// Inputs at the edges: one triangle, a flat plane, a body a million units from the origin.
+/// Each gets a defined answer — a rig whose joints are finite, or an error that says why —
+/// never a panic.
+#[test]
+fn one_triangle_a_flat_plane_and_a_far_body_get_defined_answers() {
+    use rigkit::Character;
+    use rigkit::pipeline::{RigRequest, rig_character};
+    let character = |mesh: Mesh| Character {
+        name: "edge".into(),
+        mesh,
+        ..Character::default()
+    };
+    let triangle = Mesh {
+        positions: vec![Vec3::ZERO, Vec3::X, Vec3::Y],
+        triangles: vec![[0, 1, 2]],
+        ..Mesh::default()
+    };
+    let mut plane = Mesh::default();
+    common::add_box(
+        &mut plane,
+        Vec3::new(-1.0, 0.0, -1.0),
+        Vec3::new(1.0, 0.0, 1.0),
+    );
+    let mut far = Mesh::default();
+    let offset = Vec3::splat(1.0e6);
+    common::add_box(&mut far, offset, offset + Vec3::new(0.2, 1.0, 0.2));
+    common::add_box(
+        &mut far,
+        offset + Vec3::new(0.2, 0.8, 0.0),
+        offset + Vec3::new(0.8, 0.9, 0.2),
+    );
+    let far = rigkit::mesh::subdivide(&far).0;
+    for (what, mesh) in [
+        ("one triangle", triangle),
+        ("a flat plane", plane),
+        ("a far body", far),
+    ] {
+        let mut c = character(mesh);
+        c.mesh.normals = rigkit::mesh::vertex_normals(&c.mesh.positions, &c.mesh.triangles);
+        for method in ["geometric", "best"] {
+            let request = RigRequest::named("auto", method, 4, None).unwrap();
+            match rig_character(&mut c, &request, |_| {}) {
+                Ok(()) => {
+                    let skeleton = c.skeleton.as_ref().unwrap();
+                    assert!(!skeleton.joints.is_empty(), "{what}: an empty skeleton");
+                    assert!(
+                        skeleton.joints.iter().all(|j| j.position().is_finite()),
+                        "{what}: a joint is not finite"
+                    );
+                }
+                Err(e) => assert!(!e.to_string().is_empty(), "{what}: an empty message"),
+            }
+        }
+    }
+}
