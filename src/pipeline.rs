@@ -58,9 +58,7 @@ impl Methods {
             skin: method,
         }
     }
-}
 
-impl Methods {
     /// Whether rigging with the template named `template` (or a skeleton file, when
     /// `skeleton_given`) by the method named `method` runs a network; unknown names run none.
     pub fn named_run_networks(template: &str, method: &str, skeleton_given: bool) -> bool {

@@ -13,7 +13,7 @@ use super::joint_map::joint_map;
 use super::{Clip, Transform, rest_locals};
 use crate::Limits;
 use crate::io::bvh::Bvh;
-use crate::io::{Format, ImportError, detect_format, import, read_bvh};
+use crate::io::{Format, ImportError, check_size, detect_format, import, read_bvh};
 use crate::rig::{HumanoidRole, JointId, Skeleton, humanoid_roles};
 
 /// Frames per second of retargeted clips: smooth to the eye, small to export.
@@ -65,14 +65,7 @@ impl SourceMotion {
         clip: usize,
         limits: &Limits,
     ) -> Result<Self, RetargetError> {
-        if bytes.len() > limits.max_file_bytes {
-            return Err(ImportError::TooLarge {
-                name: name.into(),
-                bytes: bytes.len(),
-                limit: limits.max_file_bytes,
-            }
-            .into());
-        }
+        check_size(bytes, name, limits)?;
         if detect_format(bytes, name)? == Format::Bvh {
             let stem = crate::io::file_name(name);
             let stem = stem.rsplit_once('.').map_or(stem.as_str(), |(s, _)| s);

@@ -14,7 +14,7 @@ pub use pose::{Playback, Pose};
 use crate::edit::{Applied, Edit, RigEditor};
 use crate::export::{ExportOptions, export_glb};
 use crate::io::{InputFile, detect_format, import_files};
-use crate::rig::{JointId, Skeleton};
+use crate::rig::{Joint, JointId, Skeleton};
 use crate::skin::SkinOptions;
 use crate::{Character, CharacterInfo, Error, Limits};
 
@@ -259,12 +259,7 @@ impl Document {
         let Some(drag) = self.drag else {
             return Change::None;
         };
-        let Some(joint) = self
-            .character
-            .as_mut()
-            .and_then(|c| c.skeleton.as_mut())
-            .and_then(|s| s.joints.get_mut(drag.joint.index()))
-        else {
+        let Some(joint) = self.joint_mut(drag.joint) else {
             self.drag = None;
             return Change::None;
         };
@@ -302,14 +297,15 @@ impl Document {
         let Some(drag) = self.drag.take() else {
             return;
         };
-        if let Some(joint) = self
-            .character
-            .as_mut()
-            .and_then(|c| c.skeleton.as_mut())
-            .and_then(|s| s.joints.get_mut(drag.joint.index()))
-        {
+        if let Some(joint) = self.joint_mut(drag.joint) {
             joint.world_bind.w_axis = drag.from.extend(1.0);
         }
+    }
+
+    /// Joint `id` of the skeleton, to move it; `None` when it is gone.
+    fn joint_mut(&mut self, id: JointId) -> Option<&mut Joint> {
+        let skeleton = self.character.as_mut()?.skeleton.as_mut()?;
+        skeleton.joints.get_mut(id.index())
     }
 
     /// Applies one edit (re-skinning) as an undoable step; returns what it did.

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Change, Document};
+use super::{Change, Document, missing};
 use crate::anim::{Clip, Motion, RetargetOptions, SourceMotion, procedural_clip, retarget};
 use crate::{Error, Limits};
 
@@ -87,7 +87,7 @@ impl Document {
         let c = self
             .character
             .as_mut()
-            .ok_or_else(|| Error::State("no character is loaded".into()))?;
+            .ok_or_else(|| missing("no character is loaded"))?;
         let index = match c.animations.iter().position(|a| a.name == clip.name) {
             Some(i) => {
                 c.animations[i] = clip;

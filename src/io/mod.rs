@@ -132,7 +132,7 @@ fn split_glb<'a>(bytes: &'a [u8], name: &str) -> Result<glb::GlbChunks<'a>, Impo
 }
 
 /// An empty or oversized input is refused before anything is parsed.
-fn check_size(bytes: &[u8], name: &str, limits: &Limits) -> Result<(), ImportError> {
+pub(crate) fn check_size(bytes: &[u8], name: &str, limits: &Limits) -> Result<(), ImportError> {
     if bytes.is_empty() {
         return Err(ImportError::Empty { name: name.into() });
     }

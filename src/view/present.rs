@@ -34,11 +34,13 @@ impl Viewer {
         let Some(c) = document.character() else {
             return;
         };
-        let (Some(skeleton), Some(_), Some(world)) = (&c.skeleton, &c.skin, document.posed_world())
-        else {
-            if document.posed_world().is_none() && self.is_posed() {
+        let Some(world) = document.posed_world() else {
+            if self.is_posed() {
                 self.refresh(c, document.heat());
             }
+            return;
+        };
+        let (Some(skeleton), Some(_)) = (&c.skeleton, &c.skin) else {
             return;
         };
         let skinning = skinning_matrices(skeleton, &world);

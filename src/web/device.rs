@@ -43,7 +43,7 @@ fn gpu_device() -> Option<Device> {
 pub(crate) fn networks(on: NetworksOn) -> Result<(Rc<Networks>, &'static str), NeuralError> {
     let gpu = on.pick(GPU.with(|g| g.borrow().clone()));
     let use_gpu = gpu.is_some();
-    let name = ["cpu", "webgpu"][usize::from(use_gpu)];
+    let name = if use_gpu { "webgpu" } else { "cpu" };
     if let Some((_, n)) = LOADED
         .with(|l| l.borrow().clone())
         .filter(|(g, _)| *g == use_gpu)

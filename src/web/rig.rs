@@ -4,7 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{input_files, js_error, object};
-use crate::compute::NetworksOn;
+use crate::compute::NetworksOn::{Cpu, FasterDevice};
 use crate::io::InputFile;
 use crate::pipeline::{Methods, RigRequest, StageTimes};
 
@@ -40,7 +40,7 @@ pub async fn rig_files(
     let files = input_files(&names, &contents, "rigFiles")?;
     let (mut device, mut times) = ("", StageTimes::default());
     let networks = || {
-        let on = [NetworksOn::Cpu, NetworksOn::FasterDevice][usize::from(on_gpu)];
+        let on = if on_gpu { FasterDevice } else { Cpu };
         let (networks, used) = super::device::networks(on)?;
         device = used;
         Ok(networks)
