@@ -404,3 +404,39 @@ fn a_z_up_centimetre_capture_retargets_like_its_y_up_twin() {
         "joints move differently by up to {shift} of the height"
     );
 }
+
+/// A motion file that holds no usable motion is refused in words naming it: an empty file, a
+/// mesh without clips, a clip number past the last, and a capture opened as a character.
+#[test]
+fn motion_files_without_the_motion_asked_for_are_refused_by_name() {
+    let limits = rigkit::Limits::default();
+    let err = |bytes: &[u8], name: &str, clip: usize| {
+        SourceMotion::import(bytes, name, clip, &limits)
+            .unwrap_err()
+            .to_string()
+    };
+    let empty = err(b"", "empty.bvh", 0);
+    assert!(empty.contains("'empty.bvh' is empty"), "{empty}");
+    let mesh = common::read("samples/model-human.glb");
+    let none = err(&mesh, "model-human.glb", 0);
+    assert!(
+        none.contains("'model-human.glb' has no animation clip"),
+        "{none}"
+    );
+    let fox = common::read("eval/Fox.glb");
+    let past = err(&fox, "Fox.glb", 9);
+    assert!(
+        past.contains("'Fox.glb' has 3 clips; there is no clip 9"),
+        "{past}"
+    );
+    let bvh = common::read("motion/cmu/01_01.bvh");
+    let as_character = rigkit::io::import(&bvh, "01_01.bvh", &limits)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        as_character.contains("motion capture (BVH)"),
+        "{as_character}"
+    );
+    let walk = SourceMotion::import(&bvh, "captures/01_01.bvh", 0, &limits).unwrap();
+    assert_eq!(walk.name, "01_01");
+}
