@@ -217,3 +217,66 @@ fn coincident_tailless_and_outside_joints_get_defined_weights() {
         }
     }
 }
+
+/// A mech's leg: one column from hip to ankle, and a separate armour plate over the thigh that
+/// reaches a little past the knee. The plate is one rigid piece, as artists bind it: all of it
+/// follows the thigh joint, while the column still bends at the knee. A coincident leaf (a
+/// twin of the ankle) continues the shin instead of claiming a point.
+#[test]
+fn a_separate_armour_plate_moves_with_one_joint_and_the_limb_still_bends() {
+    let mut mesh = Mesh::default();
+    add_box(
+        &mut mesh,
+        Vec3::new(0.0, -0.3, -0.3),
+        Vec3::new(4.0, 0.3, 0.3),
+    );
+    let column = 8;
+    add_box(
+        &mut mesh,
+        Vec3::new(0.6, 0.35, -0.4),
+        Vec3::new(2.2, 0.5, 0.4),
+    );
+    let mut mesh = rigkit::mesh::subdivide(&rigkit::mesh::subdivide(&mesh).0).0;
+    mesh.normals = rigkit::mesh::vertex_normals(&mesh.positions, &mesh.triangles);
+    let skeleton = Skeleton {
+        joints: vec![
+            joint_at("hip", None, 0.1, 0.0),
+            joint_at("knee", Some(0), 2.0, 0.0),
+            joint_at("ankle", Some(1), 3.9, 0.0),
+            joint_at("ankle_twin", Some(2), 3.9, 0.0),
+        ],
+    };
+    let skin = geodesic_skin(&mesh, &skeleton, &SkinOptions::default()).unwrap();
+    assert_complete(&skin, mesh.vertex_count(), 4, "armour");
+    let plate: Vec<usize> = (0..mesh.vertex_count())
+        .filter(|&v| mesh.positions[v].y > 0.32)
+        .collect();
+    assert!(
+        plate.len() > column,
+        "the plate was subdivided with the column"
+    );
+    for &v in &plate {
+        let w = skin.influences(v);
+        assert!(
+            w.len() == 1 && w[0].joint == JointId(0),
+            "plate vertex at {:?} has {w:?}",
+            mesh.positions[v]
+        );
+    }
+    let at_knee = (0..mesh.vertex_count())
+        .filter(|&v| mesh.positions[v].y < 0.31 && (mesh.positions[v].x - 2.0).abs() < 0.3)
+        .filter(|&v| skin.influences(v).len() > 1)
+        .count();
+    assert!(at_knee > 0, "the column does not blend at the knee");
+    // The twin owns the flesh beyond the ankle, along the shin's direction.
+    let toe = (0..mesh.vertex_count())
+        .max_by(|&a, &b| mesh.positions[a].x.total_cmp(&mesh.positions[b].x))
+        .unwrap();
+    assert!(
+        skin.influences(toe)
+            .iter()
+            .any(|i| i.joint == JointId(3) && i.weight > 0.3),
+        "{:?}",
+        skin.influences(toe)
+    );
+}

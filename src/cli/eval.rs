@@ -88,6 +88,7 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
             "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
             "--max-influences" => options.max_influences = parse(&value("--max-influences")?)?,
             "--no-heat" => options.heat = false,
+            "--rigid-share" => options.rigid_share = parse(&value("--rigid-share")?)?,
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             d => dir = Some(PathBuf::from(d)),
         }

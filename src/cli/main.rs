@@ -62,7 +62,11 @@ USAGE:
                                   and the automatic skeleton: CD-J2J, CD-J2B, CD-B2B
                                   (neural: the shipped models, or the records named;
                                   --network-share: how much of the skin weights the head
-                                  decides, the rest geometric, default 0.75)
+                                  decides, the rest geometric, default 0.75;
+                                  skinner settings to compare: --resolution N,
+                                  --skeleton-resolution N, --falloff F, --smoothing N,
+                                  --no-heat, --rigid-share S: a separate piece one joint
+                                  holds this share of is bound to it alone, default 0.7)
     rigkit eval --compare A.json B.json
                                   Change between two eval reports
     rigkit dataset stats [SOURCE] [--data DIR]

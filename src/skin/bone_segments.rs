@@ -168,10 +168,7 @@ pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
             continue;
         }
         let start = joint.position();
-        let stub = joint
-            .parent
-            .and_then(|p| skeleton.joint(p))
-            .map_or(Vec3::ZERO, |p| (start - p.position()) * 0.5);
+        let stub = leaf_direction(skeleton, i).map_or(Vec3::ZERO, |d| d * 0.5);
         segments.push(BoneSegment {
             joint: JointId(i as u32),
             from_root: false,
@@ -195,6 +192,26 @@ pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
     }
     segments
 }
+
+/// Where a leaf's bone would point: on from its parent, or, for a leaf exactly on top of its
+/// parent (a Head placed at the Body's pivot), on along the parent's own bone. `None` for a
+/// root or a chain of coincident joints. (Continuing the parent's bone for every short leaf
+/// was measured too: a jaw joint under a head reached from a far root then claimed the head.)
+fn leaf_direction(skeleton: &Skeleton, leaf: usize) -> Option<Vec3> {
+    let start = skeleton.joints[leaf].position();
+    let parent = skeleton.joint(skeleton.joints[leaf].parent?)?;
+    let own = start - parent.position();
+    if own.length_squared() > COINCIDENT * COINCIDENT {
+        return Some(own);
+    }
+    let grandparent = skeleton.joint(parent.parent?)?;
+    Some(parent.position() - grandparent.position())
+        .filter(|up| up.length_squared() > COINCIDENT * COINCIDENT)
+}
+
+/// Joints nearer than this (in the rig's units; rigs are metres or centimetres) are at one
+/// place.
+const COINCIDENT: f32 = 1e-5;
 
 #[cfg(test)]
 mod tests {
@@ -228,6 +245,29 @@ mod tests {
         let tail = segments.iter().find(|s| s.joint == JointId(4)).unwrap();
         assert!(tail.end.abs_diff_eq(Vec3::new(0.0, 0.7, 0.0), 1e-6));
         assert!((tail.distance(Vec3::new(1.0, 0.75, 0.0)) - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_leaf_on_top_of_its_parent_continues_the_chain() {
+        let joint = |name: &str, parent: Option<u32>, y: f32| Joint {
+            name: name.into(),
+            parent: parent.map(JointId),
+            world_bind: Mat4::from_translation(Vec3::new(0.0, y, 0.0)),
+        };
+        // Root on the floor, the body at 0.4 and its head bone at the body's own pivot.
+        let skeleton = Skeleton {
+            joints: vec![
+                joint("Root", None, 0.0),
+                joint("Body", Some(0), 0.4),
+                joint("Head", Some(1), 0.4),
+            ],
+        };
+        let segments = bone_segments(&skeleton);
+        let head = segments.iter().find(|s| s.joint == JointId(2)).unwrap();
+        assert!(
+            head.end.abs_diff_eq(Vec3::new(0.0, 0.6, 0.0), 1e-6),
+            "{head:?}"
+        );
     }
 
     #[test]

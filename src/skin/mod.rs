@@ -35,6 +35,9 @@ pub struct SkinOptions {
     /// through the volume) instead of the distance falloff alone; meshes of more than
     /// [`MAX_HEAT_VERTICES`] vertices keep the falloff.
     pub heat: bool,
+    /// A separate piece of the mesh whose weights give one joint at least this share moves
+    /// with that joint alone; above 1, pieces blend like the rest.
+    pub rigid_share: f32,
 }
 
 impl Default for SkinOptions {
@@ -46,6 +49,7 @@ impl Default for SkinOptions {
             falloff: 14.0,
             smoothing: 0,
             heat: true,
+            rigid_share: 0.7,
         }
     }
 }
@@ -243,7 +247,15 @@ impl PreparedMesh {
             Some(heat) => heat_weights(mesh, heat, &distances, floor, raw, reuse),
             None => raw,
         };
-        let skin = weights::smooth_and_limit(raw, &self.surface, options.smoothing, 0.5, k);
+        let skin = weights::smooth_and_limit(
+            raw,
+            &self.surface,
+            &mesh.positions,
+            options.rigid_share,
+            options.smoothing,
+            0.5,
+            k,
+        );
         timings.weights = clock.lap();
         Ok((skin, timings))
     }
