@@ -7,10 +7,16 @@
 
 use glam::Vec3;
 
-/// The surface operator for one welded mesh: cotangent Laplacian rows and vertex areas.
+/// The surface operator for one welded mesh: cotangent Laplacian rows (compressed, one slice
+/// of `columns`/`weights` per vertex) and vertex areas.
 pub struct HeatSurface {
-    /// Per vertex: `(neighbour, weight)` with the cotangent weights of its edges.
-    rows: Vec<Vec<(u32, f32)>>,
+    /// Per vertex `i`: its neighbours are `columns[row_start[i]..row_start[i + 1]]`.
+    row_start: Vec<u32>,
+    columns: Vec<u32>,
+    /// The cotangent weight of each of those edges.
+    weights: Vec<f32>,
+    /// Per vertex: the sum of its row's weights.
+    degree: Vec<f32>,
     /// Per vertex: a third of the area of its triangles.
     area: Vec<f32>,
 }
@@ -58,82 +64,176 @@ impl HeatSurface {
                 add(&mut rows, i, j, 0.5 * cot.max(0.0));
             }
         }
-        Self { rows, area }
+        let mut row_start = Vec::with_capacity(n + 1);
+        let (mut columns, mut weights) = (Vec::new(), Vec::new());
+        row_start.push(0);
+        for row in &rows {
+            for &(j, w) in row {
+                columns.push(j);
+                weights.push(w);
+            }
+            row_start.push(columns.len() as u32);
+        }
+        let degree = rows
+            .iter()
+            .map(|r| r.iter().map(|(_, w)| w).sum())
+            .collect();
+        Self {
+            row_start,
+            columns,
+            weights,
+            degree,
+            area,
+        }
     }
 
     pub fn vertex_count(&self) -> usize {
         self.area.len()
     }
 
-    /// Solves `(L + A·H) w = A·H·p` by Jacobi-preconditioned conjugate gradients, starting from
-    /// `start` (a previous solution, when the rig changed a little) or else from `p`.
-    pub fn solve(&self, conductance: &[f32], target: &[f32], start: Option<&[f32]>) -> Vec<f32> {
+    /// Solves `(L + A·H) w = A·H·p` for each target `p` under one conductance `H`, starting
+    /// from its `start` (a previous solution, when the rig changed a little) or else from `p`:
+    /// Jacobi-preconditioned conjugate gradients run side by side, the unknowns of all targets interleaved per vertex so that
+    /// each pass over the operator serves every target (the operator is read once, the inner
+    /// loops run over contiguous columns). Each target stops moving once its own residual is
+    /// small enough.
+    pub fn solve_many(
+        &self,
+        conductance: &[f32],
+        targets: &[&[f32]],
+        starts: &[Option<&[f32]>],
+    ) -> Vec<Vec<f32>> {
+        if targets.len() > BATCH {
+            return targets
+                .chunks(BATCH)
+                .zip(starts.chunks(BATCH).chain(std::iter::repeat(&[][..])))
+                .flat_map(|(t, s)| self.solve_many(conductance, t, s))
+                .collect();
+        }
         let n = self.vertex_count();
+        let m = targets.len();
+        if m == 0 || n == 0 || conductance.len() != n || targets.iter().any(|t| t.len() != n) {
+            return vec![vec![0.0; n]; m];
+        }
         let diagonal: Vec<f32> = (0..n)
-            .map(|i| {
-                let l: f32 = self.rows[i].iter().map(|(_, w)| w).sum();
-                (l + self.area[i] * conductance[i]).max(1e-12)
-            })
+            .map(|i| (self.degree[i] + self.area[i] * conductance[i]).max(1e-12))
             .collect();
         let apply = |x: &[f32], out: &mut [f32]| {
             for i in 0..n {
-                let mut s = diagonal[i] * x[i];
-                for &(j, w) in &self.rows[i] {
-                    s -= w * x[j as usize];
+                let row = &mut out[i * m..(i + 1) * m];
+                let d = diagonal[i];
+                for (o, xi) in row.iter_mut().zip(&x[i * m..(i + 1) * m]) {
+                    *o = d * xi;
                 }
-                out[i] = s;
+                let (from, to) = (self.row_start[i] as usize, self.row_start[i + 1] as usize);
+                for (&j, &w) in self.columns[from..to].iter().zip(&self.weights[from..to]) {
+                    let j = j as usize;
+                    for (o, xj) in row.iter_mut().zip(&x[j * m..(j + 1) * m]) {
+                        *o -= w * xj;
+                    }
+                }
             }
         };
-        let b: Vec<f32> = (0..n)
-            .map(|i| self.area[i] * conductance[i] * target[i])
-            .collect();
-        let mut x = match start {
-            Some(s) if s.len() == n => s.to_vec(),
-            _ => target.to_vec(),
-        };
-        let mut ax = vec![0.0; n];
+        let mut b = vec![0.0f32; n * m];
+        let mut x = vec![0.0f32; n * m];
+        for (c, target) in targets.iter().enumerate() {
+            let start = starts.get(c).copied().flatten().filter(|s| s.len() == n);
+            for i in 0..n {
+                b[i * m + c] = self.area[i] * conductance[i] * target[i];
+                x[i * m + c] = start.map_or(target[i], |s| s[i]);
+            }
+        }
+        let mut ax = vec![0.0f32; n * m];
         apply(&x, &mut ax);
-        let mut r: Vec<f32> = (0..n).map(|i| b[i] - ax[i]).collect();
-        let mut z: Vec<f32> = (0..n).map(|i| r[i] / diagonal[i]).collect();
+        let mut r: Vec<f32> = b.iter().zip(&ax).map(|(b, a)| b - a).collect();
+        let mut z: Vec<f32> = r
+            .iter()
+            .enumerate()
+            .map(|(k, r)| r / diagonal[k / m])
+            .collect();
         let mut p = z.clone();
-        let mut rz: f64 = dot(&r, &z);
-        let b_norm = dot(&b, &b).sqrt().max(1e-30);
-        let mut ap = vec![0.0; n];
+        let column_dots = |u: &[f32], v: &[f32]| {
+            let mut sums = vec![0.0f64; m];
+            for (ur, vr) in u.chunks_exact(m).zip(v.chunks_exact(m)) {
+                for ((s, a), b) in sums.iter_mut().zip(ur).zip(vr) {
+                    *s += f64::from(*a) * f64::from(*b);
+                }
+            }
+            sums
+        };
+        let b_norm: Vec<f64> = column_dots(&b, &b)
+            .into_iter()
+            .map(|s| s.sqrt().max(1e-30))
+            .collect();
+        let mut rz = column_dots(&r, &z);
+        let mut rr = column_dots(&r, &r);
+        let mut ap = ax;
+        let mut alpha = vec![0.0f32; m];
+        let mut beta = vec![0.0f32; m];
         for _ in 0..MAX_ITERATIONS {
-            if dot(&r, &r).sqrt() <= TOLERANCE * b_norm {
+            let mut active = false;
+            for c in 0..m {
+                let moving = rr[c].sqrt() > TOLERANCE * b_norm[c];
+                active |= moving;
+                alpha[c] = if moving { 1.0 } else { 0.0 };
+            }
+            if !active {
                 break;
             }
             apply(&p, &mut ap);
-            let pap = dot(&p, &ap);
-            if pap <= 0.0 {
-                break;
+            let pap = column_dots(&p, &ap);
+            for c in 0..m {
+                alpha[c] = if alpha[c] > 0.0 && pap[c] > 0.0 {
+                    (rz[c] / pap[c]) as f32
+                } else {
+                    0.0
+                };
             }
-            let alpha = (rz / pap) as f32;
             for i in 0..n {
-                x[i] += alpha * p[i];
-                r[i] -= alpha * ap[i];
-                z[i] = r[i] / diagonal[i];
+                let inverse = 1.0 / diagonal[i];
+                let span = i * m..(i + 1) * m;
+                for ((((xk, rk), zk), pk), (apk, a)) in x[span.clone()]
+                    .iter_mut()
+                    .zip(&mut r[span.clone()])
+                    .zip(&mut z[span.clone()])
+                    .zip(&p[span.clone()])
+                    .zip(ap[span.clone()].iter().zip(&alpha))
+                {
+                    *xk += a * pk;
+                    *rk -= a * apk;
+                    *zk = *rk * inverse;
+                }
             }
-            let rz_next = dot(&r, &z);
-            let beta = (rz_next / rz) as f32;
+            let rz_next = column_dots(&r, &z);
+            rr = column_dots(&r, &r);
+            for c in 0..m {
+                // A stopped target keeps its direction bounded (it no longer moves along it).
+                beta[c] = if alpha[c] != 0.0 && rz[c] > 0.0 {
+                    (rz_next[c] / rz[c]) as f32
+                } else {
+                    0.0
+                };
+            }
             rz = rz_next;
-            for i in 0..n {
-                p[i] = z[i] + beta * p[i];
+            for (pr, zr) in p.chunks_exact_mut(m).zip(z.chunks_exact(m)) {
+                for ((pk, zk), bk) in pr.iter_mut().zip(zr).zip(&beta) {
+                    *pk = zk + bk * *pk;
+                }
             }
         }
-        x
+        (0..m)
+            .map(|c| (0..n).map(|i| x[i * m + c]).collect())
+            .collect()
     }
 }
 
 const MAX_ITERATIONS: usize = 1000;
-const TOLERANCE: f64 = 1e-6;
-
-fn dot(a: &[f32], b: &[f32]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| f64::from(*x) * f64::from(*y))
-        .sum()
-}
+/// Targets solved side by side: enough to fill the vector units, few enough that the working
+/// set (six floats per vertex and target) stays small on the largest meshes.
+const BATCH: usize = 16;
+/// Residual, relative to the right-hand side, at which a solve stops: 10⁻⁵ scored the same as
+/// 10⁻⁶ on every training group and takes a quarter less time.
+const TOLERANCE: f64 = 1e-5;
 
 #[cfg(test)]
 mod tests {
@@ -163,7 +263,9 @@ mod tests {
         for v in [20, 21] {
             conductance[v] = 1e4;
         }
-        let w = surface.solve(&conductance, &target, None);
+        let w = surface
+            .solve_many(&conductance, &[&target], &[None])
+            .remove(0);
         assert!((w[0] - 1.0).abs() < 1e-2 && w[20].abs() < 1e-2, "{w:?}");
         // Linear in between, as heat along a rod is.
         assert!((w[10] - 0.5).abs() < 0.05, "{w:?}");
