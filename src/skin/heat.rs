@@ -189,8 +189,8 @@ impl HeatSurface {
                     0.0
                 };
             }
-            for i in 0..n {
-                let inverse = 1.0 / diagonal[i];
+            for (i, d) in diagonal.iter().enumerate() {
+                let inverse = 1.0 / d;
                 let span = i * m..(i + 1) * m;
                 for ((((xk, rk), zk), pk), (apk, a)) in x[span.clone()]
                     .iter_mut()
