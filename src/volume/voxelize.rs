@@ -7,8 +7,6 @@
 //! signed count (winding, right for overlapping closed parts). Cavities that no path from
 //! outside reaches are filled last.
 
-use std::collections::VecDeque;
-
 use glam::{IVec3, Vec3};
 
 use super::Grid;
@@ -166,28 +164,45 @@ fn vote_inside(
     }
 }
 
-/// Makes solid every empty voxel that the outside cannot reach (6-connected).
+/// Makes solid every empty voxel that the outside cannot reach (6-connected), by a flood from
+/// the grid's corner over linear indices.
 fn fill_cavities(grid: &Grid, solid: &mut [bool]) {
-    let mut outside = vec![false; grid.len()];
-    let mut queue = VecDeque::from([IVec3::ZERO]);
-    outside[0] = !solid[0];
-    while let Some(c) = queue.pop_front() {
-        for step in [
-            IVec3::X,
-            IVec3::NEG_X,
-            IVec3::Y,
-            IVec3::NEG_Y,
-            IVec3::Z,
-            IVec3::NEG_Z,
-        ] {
-            let n = c + step;
-            if grid.contains(n) {
-                let i = grid.index(n);
-                if !outside[i] && !solid[i] {
-                    outside[i] = true;
-                    queue.push_back(n);
-                }
+    let [nx, ny, nz] = grid.dims.to_array().map(|d| d.max(0) as usize);
+    if nx * ny * nz != solid.len() || solid.is_empty() {
+        return;
+    }
+    let (sy, sz) = (nx, nx * ny);
+    let mut outside = vec![false; solid.len()];
+    let mut stack = Vec::new();
+    if !solid[0] {
+        outside[0] = true;
+        stack.push(0usize);
+    }
+    while let Some(i) = stack.pop() {
+        let (x, y, z) = (i % nx, (i / sy) % ny, i / sz);
+        let mut visit = |n: usize| {
+            if !outside[n] && !solid[n] {
+                outside[n] = true;
+                stack.push(n);
             }
+        };
+        if x > 0 {
+            visit(i - 1);
+        }
+        if x + 1 < nx {
+            visit(i + 1);
+        }
+        if y > 0 {
+            visit(i - sy);
+        }
+        if y + 1 < ny {
+            visit(i + sy);
+        }
+        if z > 0 {
+            visit(i - sz);
+        }
+        if z + 1 < nz {
+            visit(i + sz);
         }
     }
     for (s, o) in solid.iter_mut().zip(outside) {
