@@ -118,22 +118,6 @@ impl HeatSurface {
         let diagonal: Vec<f32> = (0..n)
             .map(|i| (self.degree[i] + self.area[i] * conductance[i]).max(1e-12))
             .collect();
-        let apply = |x: &[f32], out: &mut [f32]| {
-            for i in 0..n {
-                let row = &mut out[i * m..(i + 1) * m];
-                let d = diagonal[i];
-                for (o, xi) in row.iter_mut().zip(&x[i * m..(i + 1) * m]) {
-                    *o = d * xi;
-                }
-                let (from, to) = (self.row_start[i] as usize, self.row_start[i + 1] as usize);
-                for (&j, &w) in self.columns[from..to].iter().zip(&self.weights[from..to]) {
-                    let j = j as usize;
-                    for (o, xj) in row.iter_mut().zip(&x[j * m..(j + 1) * m]) {
-                        *o -= w * xj;
-                    }
-                }
-            }
-        };
         let mut b = vec![0.0f32; n * m];
         let mut x = vec![0.0f32; n * m];
         for (c, target) in targets.iter().enumerate() {
@@ -143,55 +127,66 @@ impl HeatSurface {
                 x[i * m + c] = start.map_or(target[i], |s| s[i]);
             }
         }
-        let mut ax = vec![0.0f32; n * m];
-        apply(&x, &mut ax);
-        let mut r: Vec<f32> = b.iter().zip(&ax).map(|(b, a)| b - a).collect();
+        let mut ap = vec![0.0f32; n * m];
+        self.apply(&diagonal, m, &x, &mut ap);
+        let mut r: Vec<f32> = b.iter().zip(&ap).map(|(b, a)| b - a).collect();
         let mut z: Vec<f32> = r
             .iter()
             .enumerate()
             .map(|(k, r)| r / diagonal[k / m])
             .collect();
         let mut p = z.clone();
-        let column_dots = |u: &[f32], v: &[f32]| {
-            let mut sums = vec![0.0f64; m];
-            for (ur, vr) in u.chunks_exact(m).zip(v.chunks_exact(m)) {
-                for ((s, a), b) in sums.iter_mut().zip(ur).zip(vr) {
-                    *s += f64::from(*a) * f64::from(*b);
-                }
-            }
-            sums
-        };
-        let b_norm: Vec<f64> = column_dots(&b, &b)
+        let mut b_norm: Vec<f64> = column_dots(m, &b, &b)
             .into_iter()
             .map(|s| s.sqrt().max(1e-30))
             .collect();
-        let mut rz = column_dots(&r, &z);
-        let mut rr = column_dots(&r, &r);
-        let mut ap = ax;
-        let mut alpha = vec![0.0f32; m];
-        let mut beta = vec![0.0f32; m];
-        for _ in 0..MAX_ITERATIONS {
-            let mut active = false;
-            for c in 0..m {
-                let moving = rr[c].sqrt() > TOLERANCE * b_norm[c];
-                active |= moving;
-                alpha[c] = if moving { 1.0 } else { 0.0 };
+        drop(b);
+        let mut rz = column_dots(m, &r, &z);
+        let mut rr = column_dots(m, &r, &r);
+        // The targets still being solved (`columns[c]` is where column `c` came from) and the
+        // answers of those that are done.
+        let mut columns: Vec<usize> = (0..m).collect();
+        let mut done: Vec<Vec<f32>> = vec![Vec::new(); m];
+        let mut width = m;
+        for _ in 0..=MAX_ITERATIONS {
+            let moving: Vec<bool> = (0..width)
+                .map(|c| rr[c].sqrt() > TOLERANCE * b_norm[c])
+                .collect();
+            let still = moving.iter().filter(|m| **m).count();
+            // Retire finished targets once they are half the batch, so that one slow solve
+            // does not drag the others' work along.
+            if 2 * still <= width || still == 0 {
+                let keep: Vec<usize> = (0..width).filter(|&c| moving[c]).collect();
+                for c in (0..width).filter(|&c| !moving[c]) {
+                    done[columns[c]] = (0..n).map(|i| x[i * width + c]).collect();
+                }
+                for v in [&mut x, &mut r, &mut z, &mut p] {
+                    *v = gather_columns(v, width, &keep);
+                }
+                for v in [&mut rz, &mut rr, &mut b_norm] {
+                    *v = keep.iter().map(|&c| v[c]).collect();
+                }
+                columns = keep.iter().map(|&c| columns[c]).collect();
+                width = keep.len();
+                ap.truncate(n * width);
+                if width == 0 {
+                    break;
+                }
             }
-            if !active {
-                break;
-            }
-            apply(&p, &mut ap);
-            let pap = column_dots(&p, &ap);
-            for c in 0..m {
-                alpha[c] = if alpha[c] > 0.0 && pap[c] > 0.0 {
-                    (rz[c] / pap[c]) as f32
-                } else {
-                    0.0
-                };
-            }
+            self.apply(&diagonal, width, &p, &mut ap);
+            let pap = column_dots(width, &p, &ap);
+            let alpha: Vec<f32> = (0..width)
+                .map(|c| {
+                    if rr[c].sqrt() > TOLERANCE * b_norm[c] && pap[c] > 0.0 {
+                        (rz[c] / pap[c]) as f32
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
             for (i, d) in diagonal.iter().enumerate() {
                 let inverse = 1.0 / d;
-                let span = i * m..(i + 1) * m;
+                let span = i * width..(i + 1) * width;
                 for ((((xk, rk), zk), pk), (apk, a)) in x[span.clone()]
                     .iter_mut()
                     .zip(&mut r[span.clone()])
@@ -204,27 +199,73 @@ impl HeatSurface {
                     *zk = *rk * inverse;
                 }
             }
-            let rz_next = column_dots(&r, &z);
-            rr = column_dots(&r, &r);
-            for c in 0..m {
-                // A stopped target keeps its direction bounded (it no longer moves along it).
-                beta[c] = if alpha[c] != 0.0 && rz[c] > 0.0 {
-                    (rz_next[c] / rz[c]) as f32
-                } else {
-                    0.0
-                };
-            }
+            let rz_next = column_dots(width, &r, &z);
+            rr = column_dots(width, &r, &r);
+            // A stopped target keeps its direction bounded (it no longer moves along it).
+            let beta: Vec<f32> = (0..width)
+                .map(|c| {
+                    if alpha[c] != 0.0 && rz[c] > 0.0 {
+                        (rz_next[c] / rz[c]) as f32
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
             rz = rz_next;
-            for (pr, zr) in p.chunks_exact_mut(m).zip(z.chunks_exact(m)) {
+            for (pr, zr) in p.chunks_exact_mut(width).zip(z.chunks_exact(width)) {
                 for ((pk, zk), bk) in pr.iter_mut().zip(zr).zip(&beta) {
                     *pk = zk + bk * *pk;
                 }
             }
         }
-        (0..m)
-            .map(|c| (0..n).map(|i| x[i * m + c]).collect())
-            .collect()
+        // Targets still moving after the last iteration keep where they got to.
+        for (c, &original) in columns.iter().enumerate() {
+            done[original] = (0..n).map(|i| x[i * width + c]).collect();
+        }
+        done
     }
+
+    /// `out = (L + A·H) x` for `width` interleaved columns, with the diagonal of `L + A·H`.
+    fn apply(&self, diagonal: &[f32], width: usize, x: &[f32], out: &mut [f32]) {
+        for (i, d) in diagonal.iter().enumerate() {
+            let row = &mut out[i * width..(i + 1) * width];
+            for (o, xi) in row.iter_mut().zip(&x[i * width..(i + 1) * width]) {
+                *o = d * xi;
+            }
+            let (from, to) = (self.row_start[i] as usize, self.row_start[i + 1] as usize);
+            for (&j, &w) in self.columns[from..to].iter().zip(&self.weights[from..to]) {
+                let j = j as usize;
+                for (o, xj) in row.iter_mut().zip(&x[j * width..(j + 1) * width]) {
+                    *o -= w * xj;
+                }
+            }
+        }
+    }
+}
+
+/// Per column, the dot product of two arrays of `width` interleaved columns.
+fn column_dots(width: usize, u: &[f32], v: &[f32]) -> Vec<f64> {
+    let mut sums = vec![0.0f64; width];
+    if width == 0 {
+        return sums;
+    }
+    for (ur, vr) in u.chunks_exact(width).zip(v.chunks_exact(width)) {
+        for ((s, a), b) in sums.iter_mut().zip(ur).zip(vr) {
+            *s += f64::from(*a) * f64::from(*b);
+        }
+    }
+    sums
+}
+
+/// The columns `keep` of an array of `width` interleaved columns.
+fn gather_columns(values: &[f32], width: usize, keep: &[usize]) -> Vec<f32> {
+    if width == 0 {
+        return Vec::new();
+    }
+    values
+        .chunks_exact(width)
+        .flat_map(|row| keep.iter().map(move |&c| row[c]))
+        .collect()
 }
 
 const MAX_ITERATIONS: usize = 1000;
@@ -270,5 +311,50 @@ mod tests {
         // Linear in between, as heat along a rod is.
         assert!((w[10] - 0.5).abs() < 0.05, "{w:?}");
         assert!(w.windows(2).step_by(2).all(|p| p[0] >= -1e-3));
+    }
+
+    #[test]
+    fn targets_solved_together_match_each_solved_alone() {
+        // A strip of 30 quads; three targets held over different stretches, so that their
+        // solves finish after different numbers of iterations and leave the batch apart.
+        let mut positions = Vec::new();
+        for i in 0..=30 {
+            positions.push(Vec3::new(i as f32, 0.0, 0.0));
+            positions.push(Vec3::new(i as f32, 1.0, 0.0));
+        }
+        let triangles: Vec<[u32; 3]> = (0..30u32)
+            .flat_map(|i| {
+                let (a, b, c, d) = (2 * i, 2 * i + 1, 2 * i + 2, 2 * i + 3);
+                [[a, c, b], [b, c, d]]
+            })
+            .collect();
+        let surface = HeatSurface::new(&positions, &triangles);
+        let n = positions.len();
+        let conductance: Vec<f32> = (0..n).map(|v| 1.0 / (1.0 + (v / 2) as f32)).collect();
+        let held = |range: std::ops::Range<usize>| -> Vec<f32> {
+            (0..n)
+                .map(|v| if range.contains(&(v / 2)) { 1.0 } else { 0.0 })
+                .collect()
+        };
+        let targets = [held(0..2), held(10..25), held(29..31)];
+        let together = surface.solve_many(
+            &conductance,
+            &targets.iter().map(Vec::as_slice).collect::<Vec<_>>(),
+            &[None, None, None],
+        );
+        for (t, solved) in targets.iter().zip(&together) {
+            let alone = surface.solve_many(&conductance, &[t], &[None]).remove(0);
+            let worst = solved
+                .iter()
+                .zip(&alone)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            assert!(worst < 1e-4, "{worst}");
+        }
+        // Heat from all targets adds up to one wherever some target holds it.
+        let total: Vec<f32> = (0..n)
+            .map(|v| together.iter().map(|w| w[v]).sum())
+            .collect();
+        assert!(total.iter().all(|&s| s < 1.0 + 1e-3), "{total:?}");
     }
 }
