@@ -201,6 +201,7 @@ fn training_checkpoints_and_resumes() {
         procedural: 2,
         anny: 0,
         augmented: 0,
+        zero_ad: None,
     };
     let mut options = TrainOptions::new(root.join("run"));
     options.steps = 6;

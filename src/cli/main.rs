@@ -62,7 +62,7 @@ USAGE:
                                   and the automatic skeleton: CD-J2J, CD-J2B, CD-B2B
                                   (neural: the shipped models, or the records named;
                                   --network-share: how much of the skin weights the head
-                                  decides, the rest geometric, default 0.75;
+                                  decides, the rest geometric, default 0.25;
                                   skinner settings to compare: --resolution N,
                                   --skeleton-resolution N, --falloff F, --smoothing N,
                                   --no-heat, --rigid-share S: a separate piece one joint
@@ -102,10 +102,13 @@ USAGE:
                                   (median ms; samples/s on 1 and T threads)
     rigkit train skeleton|skin --out DIR [--data DIR] [--steps N] [--lr X] [--seed S]
                  [--procedural N] [--anny N] [--augmented N] [--validate-every N]
+                 [--zero-ad DIR]
                                   Train a network with burn on the CPU from the data root's
-                                  train split (plus generated characters), scored on its
-                                  validation split; resumes from DIR's checkpoint; writes
-                                  log.csv, loss.png and model-f32.bpk there
+                                  train split (plus generated characters, and 0 A.D.'s
+                                  characters converted by `dataset 0ad` into DIR, split by
+                                  skeleton family), scored on its validation split; resumes
+                                  from DIR's checkpoint; writes log.csv, loss.png and
+                                  model-f32.bpk there
     rigkit quantize skin|skeleton IN.bpk OUT.bpk
                                   int8 (Q8S, per block of 32) copy of a trained record
     rigkit help                   Show this message

@@ -26,6 +26,7 @@ pub fn train(args: &[String]) -> Result<(), CliError> {
         procedural: 120,
         anny: 40,
         augmented: 1,
+        zero_ad: None,
     };
     let mut it = rest.iter();
     while let Some(arg) = it.next() {
@@ -40,6 +41,7 @@ pub fn train(args: &[String]) -> Result<(), CliError> {
             "--procedural" => plan.procedural = parse(&value("--procedural")?)?,
             "--anny" => plan.anny = parse(&value("--anny")?)?,
             "--augmented" => plan.augmented = parse(&value("--augmented")?)?,
+            "--zero-ad" => plan.zero_ad = Some(PathBuf::from(value("--zero-ad")?)),
             other => return Err(format!("unknown option '{other}'").into()),
         }
     }

@@ -34,6 +34,21 @@ pub const VALIDATION_FOLDERS: [&str; 3] = [
     "train/mesh2motion-variations/fox-",
 ];
 
+/// 0 A.D. characters (converted by `rigkit dataset 0ad`, read from the folder given to
+/// `rigkit train --zero-ad`, named `0ad/<path>`) held out by skeleton family: the biped people
+/// (one rig for all 35), the crocodile, camels, giraffes, African elephants, the crow and the
+/// hawk. The other families (horses, cattle, deer, dogs, pigs, fish, …) train.
+pub const ZERO_AD_VALIDATION: [&str; 8] = [
+    "0ad/new/",
+    "0ad/campaigns/",
+    "0ad/Croc",
+    "0ad/camel",
+    "0ad/giraffe",
+    "0ad/elephant_african",
+    "0ad/crow",
+    "0ad/hawk",
+];
+
 /// Procedural creature seeds for training, and the disjoint range for validation.
 pub const PROCEDURAL_TRAIN: Range<u64> = 0..1_000_000_000;
 pub const PROCEDURAL_VALIDATION: Range<u64> = 1_000_000_000..1_000_100_000;
@@ -46,7 +61,11 @@ pub const ANNY_VALIDATION: Range<u64> = 1_000_000_000..1_000_100_000;
 pub fn split_of_path(relative: &str) -> Split {
     if relative.starts_with("eval/") {
         Split::Eval
-    } else if VALIDATION_FOLDERS.iter().any(|f| relative.starts_with(f)) {
+    } else if VALIDATION_FOLDERS
+        .iter()
+        .chain(&ZERO_AD_VALIDATION)
+        .any(|f| relative.starts_with(f))
+    {
         Split::Validation
     } else {
         Split::Train
@@ -83,6 +102,8 @@ mod tests {
             split_of_path("train/quaternius-glb/modular_men/a.glb"),
             Split::Train
         );
+        assert_eq!(split_of_path("0ad/new/m_naked.glb"), Split::Validation);
+        assert_eq!(split_of_path("0ad/horse.glb"), Split::Train);
         assert_eq!(
             split_of_seed(1_000_000_005, &PROCEDURAL_TRAIN, &PROCEDURAL_VALIDATION),
             Some(Split::Validation)

@@ -21,15 +21,19 @@ pub const VALIDATION_PLAN: CorpusPlan = CorpusPlan {
     procedural: 6,
     anny: 2,
     augmented: 0,
+    zero_ad: None,
 };
 
 /// How many generated characters to add to the real ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CorpusPlan {
     pub procedural: usize,
     pub anny: usize,
     /// Augmented copies of every training character.
     pub augmented: usize,
+    /// A folder of 0 A.D. characters converted by `rigkit dataset 0ad`, split by
+    /// [`crate::dataset::split::ZERO_AD_VALIDATION`].
+    pub zero_ad: Option<std::path::PathBuf>,
 }
 
 /// The rigged characters of `split` (never [`Split::Eval`]), named for the log.
@@ -45,11 +49,24 @@ pub fn corpus(
         return Err("the eval split is only scored, never trained on".into());
     }
     let mut out = Vec::new();
+    let mut files: Vec<(String, std::path::PathBuf)> = Vec::new();
     for path in glb_files(&data.join("train"))? {
         let relative = path
             .strip_prefix(data)
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .unwrap_or_default();
+        files.push((relative, path));
+    }
+    if let Some(zero_ad) = &plan.zero_ad {
+        for path in glb_files(zero_ad)? {
+            let relative = path
+                .strip_prefix(zero_ad)
+                .map(|p| format!("0ad/{}", p.to_string_lossy().replace('\\', "/")))
+                .unwrap_or_default();
+            files.push((relative, path));
+        }
+    }
+    for (relative, path) in files {
         if split_of_path(&relative) != split {
             continue;
         }
@@ -132,11 +149,15 @@ pub fn examples<T: Send>(
         Ok(parallel_map(&characters, |(name, c)| make(name, c)))
     };
     let train = made(Split::Train, plan)?;
+    let validation_plan = CorpusPlan {
+        zero_ad: plan.zero_ad.clone(),
+        ..VALIDATION_PLAN
+    };
     if train.is_empty() {
         return Err(format!(
             "no rigged training characters under '{}'",
             data.display()
         ));
     }
-    Ok((train, made(Split::Validation, &VALIDATION_PLAN)?))
+    Ok((train, made(Split::Validation, &validation_plan)?))
 }
