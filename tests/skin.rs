@@ -280,3 +280,42 @@ fn a_separate_armour_plate_moves_with_one_joint_and_the_limb_still_bends() {
         skin.influences(toe)
     );
 }
+
+/// A flat-shaded export keeps no vertex shared between triangles (every triangle its own three
+/// vertices, at the same positions as its neighbours'). The skin must see one surface, not
+/// thousands of separate pieces each bound rigidly: the same weights as the shared mesh, per
+/// position, and a limb that still blends at its joint.
+#[test]
+fn a_flat_shaded_triangle_soup_blends_like_the_shared_mesh() {
+    let shared = bar();
+    let mut soup = Mesh::default();
+    for t in &shared.triangles {
+        let base = soup.positions.len() as u32;
+        soup.positions
+            .extend(t.iter().map(|&v| shared.positions[v as usize]));
+        soup.triangles.push([base, base + 1, base + 2]);
+    }
+    soup.normals = rigkit::mesh::vertex_normals(&soup.positions, &soup.triangles);
+    let skeleton = Skeleton {
+        joints: vec![
+            joint_at("root", None, 0.2, 0.0),
+            joint_at("mid", Some(0), 2.0, 0.0),
+            joint_at("tip", Some(1), 3.8, 0.0),
+        ],
+    };
+    let options = SkinOptions::default();
+    let a = geodesic_skin(&shared, &skeleton, &options).unwrap();
+    let b = geodesic_skin(&soup, &skeleton, &options).unwrap();
+    let mut blended = 0;
+    for (k, t) in shared.triangles.iter().enumerate() {
+        for (corner, &v) in t.iter().enumerate() {
+            let (wa, wb) = (a.influences(v as usize), b.influences(3 * k + corner));
+            assert_eq!(wa.len(), wb.len(), "at {:?}", shared.positions[v as usize]);
+            for (x, y) in wa.iter().zip(wb) {
+                assert!(x.joint == y.joint && (x.weight - y.weight).abs() < 1e-4);
+            }
+            blended += usize::from(wb.len() > 1);
+        }
+    }
+    assert!(blended > 0, "nothing blends at the joint");
+}

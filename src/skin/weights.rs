@@ -199,7 +199,9 @@ pub fn smooth_and_limit(
 /// of the welded surface less than half the size of the whole mesh (by the diagonal of its
 /// bounds), whose vertices' weights give one joint at least `share` of their total, moves with
 /// that joint alone. (Measured on the training characters' pieces: most are weighted to a
-/// single joint by their artists.)
+/// single joint by their artists.) Pieces of fewer than [`MIN_PIECE_VERTICES`] vertices — a
+/// lone card, or triangles an exporter left unwelded by a rounding error — are not pieces
+/// and keep their blend.
 fn stiffen_separate_pieces(
     weights: &mut [Vec<Influence>],
     surface: &WeldedSurface,
@@ -214,11 +216,13 @@ fn stiffen_separate_pieces(
     let canonical = |v: usize| surface.canonical[v] as usize == v;
     let mut bounds = vec![(Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)); count];
     let mut totals: Vec<HashMap<crate::rig::JointId, f32>> = vec![HashMap::new(); count];
+    let mut sizes = vec![0usize; count];
     for (v, w) in weights.iter().enumerate() {
         if !canonical(v) {
             continue;
         }
         let i = island[v] as usize;
+        sizes[i] += 1;
         bounds[i] = (bounds[i].0.min(positions[v]), bounds[i].1.max(positions[v]));
         for influence in w {
             *totals[i].entry(influence.joint).or_default() += influence.weight;
@@ -231,7 +235,8 @@ fn stiffen_separate_pieces(
     let rigid: Vec<Option<crate::rig::JointId>> = (0..count)
         .map(|i| {
             let total: f32 = totals[i].values().sum();
-            let small = bounds[i].0.distance(bounds[i].1) < 0.5 * whole;
+            let small =
+                bounds[i].0.distance(bounds[i].1) < 0.5 * whole && sizes[i] >= MIN_PIECE_VERTICES;
             let (&joint, &top) = totals[i]
                 .iter()
                 .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.0.cmp(&a.0.0)))?;
@@ -246,6 +251,10 @@ fn stiffen_separate_pieces(
         }
     }
 }
+
+/// The fewest vertices of a separate piece that [`stiffen_separate_pieces`] binds rigidly: a
+/// box has 8.
+const MIN_PIECE_VERTICES: usize = 8;
 
 #[cfg(test)]
 mod tests {
