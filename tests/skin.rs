@@ -224,20 +224,14 @@ fn coincident_tailless_and_outside_joints_get_defined_weights() {
 /// twin of the ankle) continues the shin instead of claiming a point.
 #[test]
 fn a_separate_armour_plate_moves_with_one_joint_and_the_limb_still_bends() {
-    let mut mesh = Mesh::default();
-    add_box(
-        &mut mesh,
-        Vec3::new(0.0, -0.3, -0.3),
-        Vec3::new(4.0, 0.3, 0.3),
+    let mesh = rigkit::mesh::boxes(
+        &[
+            (Vec3::new(0.0, -0.3, -0.3), Vec3::new(4.0, 0.3, 0.3)),
+            (Vec3::new(0.6, 0.35, -0.4), Vec3::new(2.2, 0.5, 0.4)),
+        ],
+        2,
     );
     let column = 8;
-    add_box(
-        &mut mesh,
-        Vec3::new(0.6, 0.35, -0.4),
-        Vec3::new(2.2, 0.5, 0.4),
-    );
-    let mut mesh = rigkit::mesh::subdivide(&rigkit::mesh::subdivide(&mesh).0).0;
-    mesh.normals = rigkit::mesh::vertex_normals(&mesh.positions, &mesh.triangles);
     let skeleton = Skeleton {
         joints: vec![
             joint_at("hip", None, 0.1, 0.0),

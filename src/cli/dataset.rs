@@ -279,22 +279,8 @@ pub fn zero_ad(args: &[String]) -> Result<(), CliError> {
     }
     let art = Path::new(art.as_deref().ok_or("dataset 0ad needs the art/ folder")?);
     let out = Path::new(out.as_deref().ok_or("dataset 0ad needs -o OUT/")?);
-    let list = |dir: &Path, ending: &str| -> Result<Vec<std::path::PathBuf>, CliError> {
-        let mut found = Vec::new();
-        let mut pending = vec![dir.to_path_buf()];
-        while let Some(d) = pending.pop() {
-            let entries =
-                std::fs::read_dir(&d).map_err(|e| format!("cannot list '{}': {e}", d.display()))?;
-            for path in entries.flatten().map(|e| e.path()) {
-                if path.is_dir() {
-                    pending.push(path);
-                } else if path.to_string_lossy().ends_with(ending) {
-                    found.push(path);
-                }
-            }
-        }
-        found.sort();
-        Ok(found)
+    let list = |dir: &Path, ending: &str| {
+        rigkit::dataset::files_under(dir, |p| p.to_string_lossy().ends_with(ending))
     };
     let mut skeletons = Vec::new();
     for path in list(&art.join("skeletons"), ".xml")? {

@@ -27,6 +27,20 @@ pub const SOURCES: [(&str, &str); 5] = [
 /// # Errors
 /// A message naming a folder that cannot be listed.
 pub fn glb_files(root: &std::path::Path) -> Result<Vec<std::path::PathBuf>, String> {
+    files_under(root, |path| {
+        path.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("glb"))
+    })
+}
+
+/// Every file under `root` that `keep` accepts, sorted.
+///
+/// # Errors
+/// A message naming a folder that cannot be listed.
+pub fn files_under(
+    root: &std::path::Path,
+    keep: impl Fn(&std::path::Path) -> bool,
+) -> Result<Vec<std::path::PathBuf>, String> {
     let mut files = Vec::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -36,10 +50,7 @@ pub fn glb_files(root: &std::path::Path) -> Result<Vec<std::path::PathBuf>, Stri
             let path = entry.path();
             if path.is_dir() {
                 pending.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("glb"))
-            {
+            } else if keep(&path) {
                 files.push(path);
             }
         }

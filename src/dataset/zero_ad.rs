@@ -13,6 +13,7 @@ use glam::{Mat4, Quat, Vec2, Vec3};
 use crate::Character;
 use crate::mesh::Mesh;
 use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights};
+use crate::skin::BoneSegment;
 
 /// Most vertices, triangles or bones a mesh may declare (0 A.D.'s largest have a few
 /// thousand vertices; the cap refuses garbage counts before allocating for them).
@@ -315,15 +316,16 @@ fn binding_distance(pmd: &PmdMesh, skeleton: &StandardSkeleton) -> f32 {
         }
     }
     let to_bone = |p: Vec3, b: usize| -> f32 {
-        let start = at(b);
+        let bone = |c: usize| BoneSegment {
+            joint: JointId(b as u32),
+            from_root: false,
+            start: at(b),
+            end: at(c),
+        };
         children[b]
             .iter()
-            .map(|&c| {
-                let d = at(c) - start;
-                let t = ((p - start).dot(d) / d.length_squared().max(1e-12)).clamp(0.0, 1.0);
-                p.distance(start + d * t)
-            })
-            .fold(p.distance(start), f32::min)
+            .map(|&c| bone(c).distance(p))
+            .fold(p.distance(at(b)), f32::min)
     };
     let (mut sum, mut weight) = (0.0f64, 0.0f64);
     for (p, influences) in pmd.positions.iter().zip(&pmd.influences) {

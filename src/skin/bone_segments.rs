@@ -220,13 +220,17 @@ mod tests {
     use super::*;
     use crate::rig::Joint;
 
-    #[test]
-    fn joints_own_the_bones_to_their_children_and_tips_own_nothing() {
-        let joint = |name: &str, parent: Option<u32>, y: f32| Joint {
+    /// A joint at height `y` on the vertical axis.
+    fn joint(name: &str, parent: Option<u32>, y: f32) -> Joint {
+        Joint {
             name: name.into(),
             parent: parent.map(JointId),
             world_bind: Mat4::from_translation(Vec3::new(0.0, y, 0.0)),
-        };
+        }
+    }
+
+    #[test]
+    fn joints_own_the_bones_to_their_children_and_tips_own_nothing() {
         let skeleton = Skeleton {
             joints: vec![
                 joint("hips", None, 1.0),
@@ -249,11 +253,6 @@ mod tests {
 
     #[test]
     fn a_leaf_on_top_of_its_parent_continues_the_chain() {
-        let joint = |name: &str, parent: Option<u32>, y: f32| Joint {
-            name: name.into(),
-            parent: parent.map(JointId),
-            world_bind: Mat4::from_translation(Vec3::new(0.0, y, 0.0)),
-        };
         // Root on the floor, the body at 0.4 and its head bone at the body's own pivot.
         let skeleton = Skeleton {
             joints: vec![

@@ -280,20 +280,24 @@ const TOLERANCE: f64 = 1e-5;
 mod tests {
     use super::*;
 
+    /// A strip of `quads` unit quads along x: vertices `2i` and `2i + 1` are column `i`.
+    fn strip(quads: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+        let positions = (0..=quads)
+            .flat_map(|i| [Vec3::new(i as f32, 0.0, 0.0), Vec3::new(i as f32, 1.0, 0.0)])
+            .collect();
+        let triangles = (0..quads)
+            .flat_map(|i| {
+                let (a, b, c, d) = (2 * i, 2 * i + 1, 2 * i + 2, 2 * i + 3);
+                [[a, c, b], [b, c, d]]
+            })
+            .collect();
+        (positions, triangles)
+    }
+
     #[test]
     fn heat_held_at_one_end_of_a_strip_fades_towards_the_other() {
         // A strip of 10 quads along x; the first column is held at 1, the last at 0.
-        let mut positions = Vec::new();
-        for i in 0..=10 {
-            positions.push(Vec3::new(i as f32, 0.0, 0.0));
-            positions.push(Vec3::new(i as f32, 1.0, 0.0));
-        }
-        let mut triangles = Vec::new();
-        for i in 0..10u32 {
-            let (a, b, c, d) = (2 * i, 2 * i + 1, 2 * i + 2, 2 * i + 3);
-            triangles.push([a, c, b]);
-            triangles.push([b, c, d]);
-        }
+        let (positions, triangles) = strip(10);
         let surface = HeatSurface::new(&positions, &triangles);
         let mut conductance = vec![0.0; positions.len()];
         let mut target = vec![0.0; positions.len()];
@@ -317,17 +321,7 @@ mod tests {
     fn targets_solved_together_match_each_solved_alone() {
         // A strip of 30 quads; three targets held over different stretches, so that their
         // solves finish after different numbers of iterations and leave the batch apart.
-        let mut positions = Vec::new();
-        for i in 0..=30 {
-            positions.push(Vec3::new(i as f32, 0.0, 0.0));
-            positions.push(Vec3::new(i as f32, 1.0, 0.0));
-        }
-        let triangles: Vec<[u32; 3]> = (0..30u32)
-            .flat_map(|i| {
-                let (a, b, c, d) = (2 * i, 2 * i + 1, 2 * i + 2, 2 * i + 3);
-                [[a, c, b], [b, c, d]]
-            })
-            .collect();
+        let (positions, triangles) = strip(30);
         let surface = HeatSurface::new(&positions, &triangles);
         let n = positions.len();
         let conductance: Vec<f32> = (0..n).map(|v| 1.0 / (1.0 + (v / 2) as f32)).collect();

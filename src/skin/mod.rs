@@ -411,21 +411,17 @@ fn heat_weights(
             .map(|&k| previous[k].map(|(_, old)| old.as_slice()))
             .collect::<Vec<_>>(),
     );
-    let mut solved_now = to_solve.iter().copied().zip(solutions);
-    let mut next_solution = solved_now.next();
+    let mut fresh: Vec<Option<Vec<f32>>> = vec![None; joints.len()];
+    for (&k, w) in to_solve.iter().zip(solutions) {
+        fresh[k] = Some(w);
+    }
     let mut solved = std::collections::BTreeMap::new();
     let mut weights: Vec<Vec<Influence>> = vec![Vec::new(); n];
     for (k, (&j, target)) in joints.iter().zip(targets).enumerate() {
-        let w = match next_solution.take() {
-            Some((at, w)) if at == k => {
-                next_solution = solved_now.next();
-                w
-            }
-            other => {
-                next_solution = other;
-                previous[k].map(|(_, old)| old.clone()).unwrap_or_default()
-            }
-        };
+        let w = fresh[k]
+            .take()
+            .or_else(|| previous[k].map(|(_, old)| old.clone()))
+            .unwrap_or_default();
         for (c, &value) in w.iter().enumerate() {
             // Blender's cut-off: faint heat is no weight, with a ramp so nothing jumps.
             let weight = if value < 0.025 {

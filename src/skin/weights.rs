@@ -44,6 +44,8 @@ pub struct WeldedSurface {
     canonical: Vec<u32>,
     /// Per canonical vertex: its canonical neighbours.
     neighbours: Vec<Vec<u32>>,
+    /// Per vertex: the connected piece of the welded surface it belongs to (0, 1, …).
+    island: Vec<u32>,
 }
 
 impl WeldedSurface {
@@ -75,43 +77,45 @@ impl WeldedSurface {
             n.sort_unstable();
             n.dedup();
         }
+        let island = islands(&canonical, &neighbours);
         Self {
             canonical,
             neighbours,
+            island,
         }
     }
 }
 
-impl WeldedSurface {
-    /// Per canonical vertex, the connected piece of the welded surface it belongs to (0, 1,
-    /// …; vertices that are not canonical get their canonical vertex's piece).
-    pub fn islands(&self) -> Vec<u32> {
-        let n = self.canonical.len();
-        let mut island = vec![u32::MAX; n];
-        let mut next = 0u32;
-        let mut stack = Vec::new();
-        for start in 0..n {
-            if self.canonical[start] as usize != start || island[start] != u32::MAX {
-                continue;
-            }
-            island[start] = next;
-            stack.push(start);
-            while let Some(v) = stack.pop() {
-                for &w in &self.neighbours[v] {
-                    if island[w as usize] == u32::MAX {
-                        island[w as usize] = next;
-                        stack.push(w as usize);
-                    }
+/// Per vertex, the connected piece of the welded surface it belongs to (vertices that are not
+/// canonical get their canonical vertex's piece).
+fn islands(canonical: &[u32], neighbours: &[Vec<u32>]) -> Vec<u32> {
+    let n = canonical.len();
+    let mut island = vec![u32::MAX; n];
+    let mut next = 0u32;
+    let mut stack = Vec::new();
+    for start in 0..n {
+        if canonical[start] as usize != start || island[start] != u32::MAX {
+            continue;
+        }
+        island[start] = next;
+        stack.push(start);
+        while let Some(v) = stack.pop() {
+            for &w in &neighbours[v] {
+                if island[w as usize] == u32::MAX {
+                    island[w as usize] = next;
+                    stack.push(w as usize);
                 }
             }
-            next += 1;
         }
-        for v in 0..n {
-            island[v] = island[self.canonical[v] as usize];
-        }
-        island
+        next += 1;
     }
+    for v in 0..n {
+        island[v] = island[canonical[v] as usize];
+    }
+    island
+}
 
+impl WeldedSurface {
     /// The canonical vertices in order, and each vertex's index among them.
     pub fn compact(&self) -> (Vec<usize>, Vec<u32>) {
         let mut index = vec![u32::MAX; self.canonical.len()];
@@ -208,7 +212,7 @@ fn stiffen_separate_pieces(
     positions: &[Vec3],
     share: f32,
 ) {
-    let island = surface.islands();
+    let island = &surface.island;
     let count = island.iter().map(|&i| i as usize + 1).max().unwrap_or(0);
     if count < 2 || positions.len() != weights.len() {
         return;
