@@ -300,8 +300,10 @@ pub fn character(
 pub const MIN_VERTICES: usize = 50;
 
 /// A mesh whose weighted vertices lie farther than this share of its size from their bones,
-/// on average, is not bound to the skeleton taken (or not in a way worth learning from):
-/// every character 0ad-data 0.0.26 converts to is within it.
+/// on average, is taken as not bound to the skeleton found. In 0ad-data 0.0.26, 100 meshes are
+/// within it and 11 are not (12–27 %: the aurochs, the chicken, a goat, two fish, the
+/// peacock, an Asian elephant, carts and a marker); whether those are mis-matched or only
+/// loosely weighted was not checked one by one.
 const MAX_BINDING: f32 = 0.12;
 
 /// How far, on average over the artist's weights, each vertex is from the bones of the joint
