@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rigkit::Character;
 use rigkit::compute::cpu_device;
-use rigkit::eval::{SkinMetrics, skeleton_metrics, skin_metrics};
+use rigkit::eval::{SkinMetrics, skeleton_metrics, skin_metrics, top_joint_confusion};
 use rigkit::neural::{JointNetConfig, Networks, SkinNetConfig, load_network};
 use rigkit::pipeline::Method;
 use rigkit::rig::{Influence, JointId, SkinWeights};
@@ -55,6 +55,7 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
     let mut dir = None;
     let mut json_out = None;
     let mut weights_from = None;
+    let mut errors = false;
     let mut method = Method::Geometric;
     let mut skin_model = None;
     let mut joint_model = None;
@@ -88,6 +89,7 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
             "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
             "--max-influences" => options.max_influences = parse(&value("--max-influences")?)?,
             "--no-heat" => options.heat = false,
+            "--errors" => errors = true,
             "--rigid-share" => options.rigid_share = parse(&value("--rigid-share")?)?,
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             d => dir = Some(PathBuf::from(d)),
@@ -147,6 +149,29 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
             POSES,
             POSE_SEED,
         );
+        if errors {
+            let c = top_joint_confusion(skeleton, &predicted, truth, character.mesh.vertex_count());
+            out!(
+                "{rel}: strongest joint same {:.2} (L1 {:.2}), else L1 {:.2}: parent {:.2} child {:.2} sibling {:.2} ancestor {:.2} descendant {:.2} other {:.2}",
+                c.same,
+                c.l1_same,
+                c.l1_differs,
+                c.parent,
+                c.child,
+                c.sibling,
+                c.ancestor,
+                c.descendant,
+                c.other
+            );
+            let name = |j: JointId| skeleton.joint(j).map_or("?", |j| j.name.as_str());
+            for (ours, theirs, share) in &c.worst_pairs {
+                out!(
+                    "    ours {} → artist's {}: {share:.3}",
+                    name(*ours),
+                    name(*theirs)
+                );
+            }
+        }
         let mut row = row(rel, &character, &m, seconds);
         if weights_from.is_none() {
             let started = Instant::now();

@@ -136,39 +136,63 @@ fn shadows_another_joint(skeleton: &Skeleton, i: usize) -> bool {
     })
 }
 
-/// The segments of every deforming joint: one to each child; for a leaf, a stub continuing
-/// its parent's direction for half the parent's length (a head or a hand without fingers still
-/// owns the flesh beyond it), or nothing for an end tip. Bones to and from controls are left
-/// out.
+/// The segments of every deforming joint. Where the rig's joints point along their bones
+/// ([`bone_axis`]), a joint's bone is the one its axis shows: to the children on that line, or
+/// as far along it as its nearest child (the other children only hang off it — arms parented
+/// to the hips own the chest, not the hips); a leaf's bone follows its own axis for its
+/// parent's length. Without such an axis: one segment to each child, and for a leaf a stub
+/// continuing its parent's direction for half the parent's length (a head or a hand without
+/// fingers still owns the flesh beyond it). End tips own nothing; bones to and from controls
+/// are left out. (Measured on the training groups and validation packs: the axis lowered L1
+/// from 0.84 to 0.70 on robots of separate parts and from 0.47 to 0.39 on humans.)
 pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
     let deforms = deforming_joints(skeleton);
-    let mut has_children = vec![false; skeleton.joints.len()];
-    let mut segments = Vec::new();
+    let axis = bone_axis(skeleton, &deforms);
+    let n = skeleton.joints.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
     for bone in skeleton.bones() {
-        if !deforms[bone.child.index()] {
+        if deforms[bone.child.index()] {
+            children[bone.parent.index()].push(bone.child.index());
+        }
+    }
+    let mut segments = Vec::new();
+    for (i, kids) in children.iter().enumerate() {
+        if kids.is_empty() || !deforms[i] {
             continue;
         }
-        has_children[bone.parent.index()] = true;
-        let (Some(parent), Some(child)) = (skeleton.joint(bone.parent), skeleton.joint(bone.child))
-        else {
-            continue;
+        let joint = &skeleton.joints[i];
+        let start = joint.position();
+        let ends = match axis.map(|a| world_axis(joint, a)) {
+            Some(along) => tails_along(skeleton, start, along, kids),
+            None => kids
+                .iter()
+                .map(|&c| skeleton.joints[c].position())
+                .collect(),
         };
-        if deforms[bone.parent.index()] {
+        for end in ends {
             segments.push(BoneSegment {
-                joint: bone.parent,
-                from_root: parent.parent.is_none(),
-                start: parent.position(),
-                end: child.position(),
+                joint: JointId(i as u32),
+                from_root: joint.parent.is_none(),
+                start,
+                end,
             });
         }
     }
     for (i, joint) in skeleton.joints.iter().enumerate() {
         let tip = is_end_tip(&joint.name) && joint.parent.is_some();
-        if has_children[i] || tip || !deforms[i] {
+        if !children[i].is_empty() || tip || !deforms[i] {
             continue;
         }
         let start = joint.position();
-        let stub = leaf_direction(skeleton, i).map_or(Vec3::ZERO, |d| d * 0.5);
+        let mut stub = leaf_direction(skeleton, i).map_or(Vec3::ZERO, |d| d * 0.5);
+        if let Some(a) = axis {
+            // The rig says where the leaf points, unless that folds it back onto its parent
+            // (a prop or attachment point, not a bone); as long as its parent's bone.
+            let along = world_axis(joint, a);
+            if stub.normalize_or_zero().dot(along) > FOLDED_BACK {
+                stub = along * 2.0 * stub.length();
+            }
+        }
         segments.push(BoneSegment {
             joint: JointId(i as u32),
             from_root: false,
@@ -191,6 +215,86 @@ pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
             .collect();
     }
     segments
+}
+
+/// A child lies along its parent's bone axis when their directions' cosine exceeds this.
+const ALIGNED: f32 = 0.98;
+
+/// A leaf whose axis makes a cosine below this with its parent's bone points back along it.
+const FOLDED_BACK: f32 = -0.5;
+
+/// Share of the one-child joints that must point at their child along one local axis for the
+/// rig to count as having a bone axis.
+const AXIS_AGREEMENT: f32 = 0.8;
+
+/// The joint-local axis this rig's bones point along, if it has one: Blender's joints point
+/// +Y at their tails (so do most rigs exported from it), other tools ±X. Found from the
+/// joints with one child: most must point at it along the same axis. Generated skeletons,
+/// whose joints are not turned, have none.
+fn bone_axis(skeleton: &Skeleton, deforms: &[bool]) -> Option<Vec3> {
+    let n = skeleton.joints.len();
+    let mut only_child: Vec<Option<usize>> = vec![None; n];
+    let mut count = vec![0usize; n];
+    for bone in skeleton.bones() {
+        if deforms[bone.child.index()] {
+            count[bone.parent.index()] += 1;
+            only_child[bone.parent.index()] = Some(bone.child.index());
+        }
+    }
+    let axes = [
+        Vec3::X,
+        Vec3::Y,
+        Vec3::Z,
+        Vec3::NEG_X,
+        Vec3::NEG_Y,
+        Vec3::NEG_Z,
+    ];
+    let mut votes = [0usize; 6];
+    let mut total = 0usize;
+    for i in 0..n {
+        let Some(c) = only_child[i].filter(|_| count[i] == 1) else {
+            continue;
+        };
+        let joint = &skeleton.joints[i];
+        let d = skeleton.joints[c].position() - joint.position();
+        if d.length_squared() <= COINCIDENT * COINCIDENT {
+            continue;
+        }
+        total += 1;
+        let d = d.normalize();
+        for (vote, axis) in votes.iter_mut().zip(axes) {
+            if world_axis(joint, axis).dot(d) > ALIGNED {
+                *vote += 1;
+            }
+        }
+    }
+    let (best, &most) = votes.iter().enumerate().max_by_key(|(_, v)| **v)?;
+    (total >= 3 && most as f32 >= AXIS_AGREEMENT * total as f32).then(|| axes[best])
+}
+
+/// `axis` of `joint`'s bind frame in world space, unit length.
+fn world_axis(joint: &crate::rig::Joint, axis: Vec3) -> Vec3 {
+    joint.world_bind.transform_vector3(axis).normalize_or_zero()
+}
+
+/// Where the bone of a joint at `start` pointing `along` ends: at the children on that line
+/// (Blender's connected child), else — the tail is not a joint, and the other children hang
+/// off elsewhere (arms parented to the hips) — as far along it as the nearest child is.
+fn tails_along(skeleton: &Skeleton, start: Vec3, along: Vec3, children: &[usize]) -> Vec<Vec3> {
+    let offsets = children
+        .iter()
+        .map(|&c| skeleton.joints[c].position() - start)
+        .filter(|d| d.length_squared() > COINCIDENT * COINCIDENT);
+    let aligned: Vec<Vec3> = offsets
+        .clone()
+        .filter(|d| d.normalize().dot(along) > ALIGNED)
+        .map(|d| start + d)
+        .collect();
+    if !aligned.is_empty() {
+        return aligned;
+    }
+    let nearest = offsets.map(Vec3::length).fold(f32::INFINITY, f32::min);
+    vec![start + along * if nearest.is_finite() { nearest } else { 0.0 }]
 }
 
 /// Where a leaf's bone would point: on from its parent, or, for a leaf exactly on top of its
@@ -249,6 +353,94 @@ mod tests {
         let tail = segments.iter().find(|s| s.joint == JointId(4)).unwrap();
         assert!(tail.end.abs_diff_eq(Vec3::new(0.0, 0.7, 0.0), 1e-6));
         assert!((tail.distance(Vec3::new(1.0, 0.75, 0.0)) - 1.0).abs() < 1e-6);
+    }
+
+    /// A Blender-style rig: every joint's +Y points along its bone (`along`).
+    fn turned(name: &str, parent: Option<u32>, at: [f32; 3], along: Vec3) -> Joint {
+        Joint {
+            name: name.into(),
+            parent: parent.map(JointId),
+            world_bind: Mat4::from_rotation_translation(
+                glam::Quat::from_rotation_arc(Vec3::Y, along.normalize()),
+                Vec3::from(at),
+            ),
+        }
+    }
+
+    /// Hips pointing up at the spine, with an arm and a leg hung straight off them (as low-poly
+    /// packs rig them); the hand points on along the arm, the foot forward.
+    fn hung_limbs(turn: bool) -> Skeleton {
+        let j = |name, parent, at, along: Vec3| {
+            let joint = turned(name, parent, at, along);
+            if turn {
+                joint
+            } else {
+                Joint {
+                    world_bind: Mat4::from_translation(Vec3::from(at)),
+                    ..joint
+                }
+            }
+        };
+        Skeleton {
+            joints: vec![
+                j("hips", None, [0.0, 1.0, 0.0], Vec3::Y),
+                j("spine", Some(0), [0.0, 1.5, 0.0], Vec3::Y),
+                j("head", Some(1), [0.0, 2.0, 0.0], Vec3::Y),
+                j("arm.L", Some(0), [0.4, 1.8, 0.0], Vec3::X),
+                j("hand.L", Some(3), [0.8, 1.8, 0.0], Vec3::X),
+                j("leg.L", Some(0), [0.1, 0.9, 0.0], Vec3::NEG_Y),
+                j("foot.L", Some(5), [0.1, 0.1, 0.0], Vec3::Z),
+            ],
+        }
+    }
+
+    #[test]
+    fn turned_joints_own_the_bone_their_axis_shows() {
+        let segments = bone_segments(&hung_limbs(true));
+        let of = |j: u32| -> Vec<&BoneSegment> {
+            segments.iter().filter(|s| s.joint == JointId(j)).collect()
+        };
+        // The hips' bone runs up to the spine only: the arm's spoke crosses the chest.
+        let hips = of(0);
+        assert_eq!(hips.len(), 1, "{hips:?}");
+        assert!(hips[0].end.abs_diff_eq(Vec3::new(0.0, 1.5, 0.0), 1e-5));
+        // Leaves follow their own axis for their parent's length.
+        let hand = of(4);
+        assert!(
+            hand[0].end.abs_diff_eq(Vec3::new(1.2, 1.8, 0.0), 1e-5),
+            "{hand:?}"
+        );
+        let foot = of(6);
+        assert!(
+            foot[0].end.abs_diff_eq(Vec3::new(0.1, 0.1, 0.8), 1e-5),
+            "{foot:?}"
+        );
+        // The same joints unturned: no axis to read, so a segment to every child.
+        let plain = bone_segments(&hung_limbs(false));
+        assert_eq!(plain.iter().filter(|s| s.joint == JointId(0)).count(), 3);
+    }
+
+    #[test]
+    fn a_turned_joint_whose_axis_misses_its_children_owns_a_bone_along_it() {
+        // Hips lying flat, pointing forward (a Blender root bone): none of their children is
+        // on that line, so their bone runs forward as far as the nearest child (the leg) is.
+        let mut skeleton = hung_limbs(true);
+        skeleton.joints[0] = turned("hips", None, [0.0, 1.0, 0.0], Vec3::Z);
+        // A hand turned back onto its arm is an attachment point: it continues the arm.
+        skeleton.joints[4] = turned("hand.L", Some(3), [0.8, 1.8, 0.0], Vec3::NEG_X);
+        let segments = bone_segments(&skeleton);
+        let hand = segments.iter().find(|s| s.joint == JointId(4)).unwrap();
+        assert!(
+            hand.end.abs_diff_eq(Vec3::new(1.0, 1.8, 0.0), 1e-5),
+            "{hand:?}"
+        );
+        let hips: Vec<_> = segments.iter().filter(|s| s.joint == JointId(0)).collect();
+        assert_eq!(hips.len(), 1, "{hips:?}");
+        let nearest = 0.1f32.hypot(0.1);
+        assert!(
+            hips[0].end.abs_diff_eq(Vec3::new(0.0, 1.0, nearest), 1e-5),
+            "{hips:?}"
+        );
     }
 
     #[test]
