@@ -43,12 +43,12 @@ pub struct Methods {
 }
 
 impl Methods {
-    /// What measured better per stage on `../shared/data/eval` (models/README.md): the
-    /// skeleton head's joints (CD-J2J 7.12 against 7.22), the geometric skin weights (the
-    /// skinning head's L1 and deformation error are still higher).
+    /// What measured better per stage on the validation characters and on
+    /// `../shared/data/eval` (models/README.md): the networks for both — the skeleton head's
+    /// joints and the skinning head's weights blended with the geometric ones.
     pub const BEST: Self = Self {
         skeleton: Method::Neural,
-        skin: Method::Geometric,
+        skin: Method::Neural,
     };
 
     /// Both stages by `method`.

@@ -265,8 +265,14 @@ fn a_rig_request_by_name_refuses_unknown_names_and_reads_a_skeleton_file() {
         panic!("the BVH's skeleton was not used");
     };
     assert!(skeleton.joints.len() >= 31);
-    // The skeleton head refines automatic skeletons only: a given one runs no network.
-    assert!(!given.runs_networks());
+    // The skeleton head refines automatic skeletons only; a given one still gets the
+    // skinning head's weights by default, and no network with the geometric method.
+    assert!(given.runs_networks());
+    let geometric = RigRequest::named("auto", "geometric", 4, Some(("walk.bvh", &bvh))).unwrap();
+    assert!(!geometric.runs_networks());
+    let mut skin_only = geometric.clone();
+    skin_only.methods.skin = rigkit::pipeline::Method::Neural;
+    assert!(skin_only.runs_networks());
     let err = RigRequest::named("auto", "best", 4, Some(("broken.bvh", b"HIERARCHY\nROOT")))
         .unwrap_err()
         .to_string();
