@@ -440,3 +440,115 @@ fn motion_files_without_the_motion_asked_for_are_refused_by_name() {
     let walk = SourceMotion::import(&bvh, "captures/01_01.bvh", 0, &limits).unwrap();
     assert_eq!(walk.name, "01_01");
 }
+
+/// Artists' rigs as they come: legs under several roots (the Khronos fox's legs hang off the
+/// body, the Quaternius rat's feet are IK targets off the root, the robot's too), humans,
+/// a mech. `walk` finds their legs and moves every one; a foot target goes with its leg; `idle`
+/// plays on all.
+#[test]
+fn walk_and_idle_play_on_artists_rigs() {
+    let rigs = [
+        ("eval/Fox.glb", 4),
+        ("eval/quaternius-easy_enemies_pack/Rat.glb", 4),
+        ("eval/RobotExpressive.glb", 2),
+        ("eval/CesiumMan.glb", 2),
+        ("eval/mannequiny.glb", 2),
+        ("train/mesh2motion-variations/human-zombie.glb", 2),
+        (
+            "train/quaternius-glb/ultimate-space-kit/Mech_RaeTheRedPanda.glb",
+            2,
+        ),
+        ("train/mesh2motion-variations/bird-base.glb", 2),
+    ];
+    for (file, legs) in rigs {
+        let character = common::load(file);
+        let skeleton = character.skeleton.as_ref().unwrap();
+        let plan = BodyPlan::of(skeleton).unwrap();
+        assert_eq!(plan.legs.len(), legs, "{file}: legs {:?}", plan.legs);
+        let size = character.mesh.bounds().longest_side();
+        let clip = procedural_clip(skeleton, Motion::Walk).unwrap();
+        assert_finite(&clip);
+        let poses = positions(skeleton, &clip);
+        let travel = |j: usize| {
+            poses
+                .iter()
+                .map(|p| p[j].distance(poses[0][j]))
+                .fold(0.0, f32::max)
+        };
+        for (leg, foot) in plan.legs.iter().zip(&plan.feet) {
+            let tip = leg[leg.len() - 1].index();
+            assert!(
+                travel(tip) > 0.02 * size,
+                "{file}: leg tip {tip} moves {}",
+                travel(tip)
+            );
+            if let Some(foot) = foot {
+                // The foot keeps its offset from the leg's tip.
+                let offset = |p: &Vec<Vec3>| p[foot.index()] - p[tip];
+                for p in &poses {
+                    assert!(
+                        offset(p).distance(offset(&poses[0])) < 1e-3 * size,
+                        "{file}: foot {} left its leg",
+                        skeleton.joints[foot.index()].name
+                    );
+                }
+            }
+        }
+        let idle = procedural_clip(skeleton, Motion::Idle).unwrap();
+        assert_finite(&idle);
+    }
+    // The rat's feet are its IK targets, carried by the legs.
+    let rat = common::load("eval/quaternius-easy_enemies_pack/Rat.glb");
+    let plan = BodyPlan::of(rat.skeleton.as_ref().unwrap()).unwrap();
+    assert_eq!(plan.feet.iter().flatten().count(), 4, "{:?}", plan.feet);
+}
+
+/// Joints whose names say the rig has legs (the test's own oracle: the body plan reads
+/// shape, not names, to find legs).
+fn named_legs(skeleton: &Skeleton) -> usize {
+    skeleton
+        .joints
+        .iter()
+        .filter(|j| {
+            let name = j.name.to_ascii_lowercase();
+            ["leg", "thigh", "knee", "calf", "shin", "foot", "feet"]
+                .iter()
+                .any(|w| name.contains(w))
+                && !name.contains("pole")
+                && !name.contains("target")
+        })
+        .count()
+}
+
+#[test]
+#[ignore = "needs ../shared/data (or RIGKIT_DATA): run with --ignored"]
+fn walk_and_idle_play_on_every_legged_rig_of_the_shared_set() {
+    let mut failures = Vec::new();
+    let mut legged = 0;
+    for set in ["eval", "train"] {
+        let root = common::shared(set);
+        for rel in common::files_under(&root, "glb") {
+            let character = common::load_path(&root.join(&rel), &rel);
+            let Some(skeleton) = character.skeleton.as_ref() else {
+                continue;
+            };
+            if let Err(e) = procedural_clip(skeleton, Motion::Idle) {
+                failures.push(format!("{set}/{rel}: idle: {e}"));
+            }
+            if named_legs(skeleton) < 2 {
+                continue;
+            }
+            legged += 1;
+            match procedural_clip(skeleton, Motion::Walk) {
+                Ok(clip) => assert_finite(&clip),
+                Err(e) => failures.push(format!("{set}/{rel}: walk: {e}")),
+            }
+        }
+    }
+    assert!(legged >= 100, "only {legged} legged rigs found");
+    assert!(
+        failures.is_empty(),
+        "{} of {legged}: {failures:#?}",
+        failures.len()
+    );
+}

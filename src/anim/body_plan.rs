@@ -1,6 +1,8 @@
-//! What a skeleton's parts are for, read from its shape alone: legs reach the ground, wings
-//! spread sideways, the spine runs from the root to the head, and other chains (tails,
-//! tentacles, necks, ears) hang free. Procedural motions animate these parts. Up is +Y.
+//! What a skeleton's parts are for, read from its shape: legs reach the ground, wings spread
+//! sideways, the spine runs from the root to the head, and other chains (tails, tentacles,
+//! necks, ears) hang free. Procedural motions animate these parts. Up is +Y. Artists' rigs
+//! are read as they come: several roots (a leg per root), IK foot targets beside the leg
+//! they end, a control root on the floor below a flying creature.
 
 use glam::Vec3;
 
@@ -18,18 +20,23 @@ pub struct BodyPlan {
     /// Height of the skeleton (its largest extent when it lies flat).
     pub size: f32,
     pub legs: Vec<Chain>,
+    /// Per leg, the IK target standing in for its foot when the chain stops above the ground
+    /// (a joint parented to a root, not to the leg): motions carry it along with the leg.
+    pub feet: Vec<Option<JointId>>,
     pub wings: Vec<Chain>,
     /// Chains that are neither legs nor wings, with at least two joints.
     pub appendages: Vec<Chain>,
     /// Root to the head, root excluded; the last joint is the head (tips excluded).
     pub spine: Vec<JointId>,
+    /// The root of the largest hierarchy.
     pub root: JointId,
+    /// Every joint without a parent (the root first): what moves the whole body.
+    pub roots: Vec<JointId>,
 }
 
 impl BodyPlan {
     pub fn of(skeleton: &Skeleton) -> Option<Self> {
         let n = skeleton.joints.len();
-        let root = skeleton.joints.iter().position(|j| j.parent.is_none())?;
         let pos = |j: usize| skeleton.joints[j].position();
         let mut children = vec![Vec::new(); n];
         for (j, joint) in skeleton.joints.iter().enumerate() {
@@ -37,13 +44,33 @@ impl BodyPlan {
                 children[p.index()].push(j);
             }
         }
-        let (lo, hi) = skeleton
-            .joints
-            .iter()
-            .fold((Vec3::MAX, Vec3::MIN), |(lo, hi), j| {
-                (lo.min(j.position()), hi.max(j.position()))
-            });
-        let height = hi.y - lo.y;
+        let mut descendants = vec![0usize; n];
+        for j in (0..n).rev() {
+            if let Some(p) = skeleton.joints[j].parent {
+                descendants[p.index()] += descendants[j] + 1;
+            }
+        }
+        let is_root = |j: usize| skeleton.joints[j].parent.is_none();
+        let root = (0..n)
+            .filter(|&j| is_root(j))
+            .max_by_key(|&j| (descendants[j], std::cmp::Reverse(j)))?;
+        // Joints hanging off a root, not off the body: a root's own floor pivot and its IK
+        // targets do not say where the body is.
+        let off_body = |j: usize| {
+            is_root(j)
+                || skeleton.joints[j]
+                    .parent
+                    .is_some_and(|p| is_root(p.index()) && children[j].is_empty())
+        };
+        let body: Vec<usize> = (0..n).filter(|&j| !is_root(j)).collect();
+        let body = if body.is_empty() {
+            (0..n).collect()
+        } else {
+            body
+        };
+        let (lo, hi) = body.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &j| {
+            (lo.min(pos(j)), hi.max(pos(j)))
+        });
         let size = (hi - lo).max_element().max(1e-6);
         // The lowest point of each joint's sub-tree.
         let mut lowest: Vec<f32> = (0..n).map(|j| pos(j).y).collect();
@@ -52,14 +79,16 @@ impl BodyPlan {
                 lowest[p.index()] = lowest[p.index()].min(lowest[j]);
             }
         }
-        // Segments: start at every child of a branch point (or of the root), follow single
-        // children down to a tip or the next branch.
+        // Segments: start at every child of a branch point or of the main root, and at every
+        // other root that starts a single chain (a leg per root); follow single children down
+        // to a tip or the next branch.
         let mut segments: Vec<Chain> = Vec::new();
         for j in 0..n {
-            let Some(p) = skeleton.joints[j].parent else {
-                continue;
+            let starts = match skeleton.joints[j].parent {
+                Some(p) => children[p.index()].len() >= 2 || p.index() == root,
+                None => j != root && children[j].len() == 1,
             };
-            if children[p.index()].len() < 2 && p.index() != root {
+            if !starts {
                 continue;
             }
             let mut chain = vec![JointId(j as u32)];
@@ -70,16 +99,87 @@ impl BodyPlan {
             }
             segments.push(chain);
         }
+        // A chain that stops above the ground may end at an IK target standing below its tip:
+        // a leaf off a root, below and near the tip, and nearer it than any other chain's tip.
+        let tips: Vec<usize> = segments.iter().map(|c| c[c.len() - 1].index()).collect();
+        let stands_in = |f: usize, tip: usize| {
+            let (f, t) = (pos(f), pos(tip));
+            let drop = t.y - f.y;
+            let apart = Vec3::new(f.x - t.x, 0.0, f.z - t.z).length();
+            drop > 0.0 && apart < drop.max(0.1 * size)
+        };
+        let owner: Vec<Option<usize>> = (0..n)
+            .map(|f| {
+                if !(off_body(f) && children[f].is_empty()) {
+                    return None;
+                }
+                tips.iter()
+                    .copied()
+                    .filter(|&t| t != f)
+                    .min_by(|&a, &b| pos(a).distance(pos(f)).total_cmp(&pos(b).distance(pos(f))))
+                    .filter(|&t| stands_in(f, t))
+            })
+            .collect();
+        let foot_of = |c: &Chain| -> Option<JointId> {
+            let tip = c[c.len() - 1].index();
+            (0..n)
+                .filter(|&f| owner[f] == Some(tip))
+                .min_by(|&a, &b| {
+                    pos(a)
+                        .distance(pos(tip))
+                        .total_cmp(&pos(b).distance(pos(tip)))
+                })
+                .map(|f| JointId(f as u32))
+        };
+        let reach = |c: &Chain| {
+            let start = c[0].index();
+            foot_of(c).map_or(lowest[start], |f| lowest[start].min(pos(f.index()).y))
+        };
+        // The ground is where the lowest tip stands (a foot, a hoof, an IK target), not a
+        // pivot the rig keeps on the floor below a flying body.
+        let lo_y = (0..n)
+            .filter(|&j| children[j].is_empty())
+            .map(|j| pos(j).y)
+            .fold(f32::INFINITY, f32::min)
+            .min(hi.y);
+        let height = hi.y - lo_y;
+        let lo = Vec3::new(lo.x, lo_y, lo.z);
         let ground = lo.y + 0.1 * height;
+        // Names, where the rig has them, say what a drooping chain is.
+        let named = |c: &Chain, words: &[&str]| {
+            c.iter().any(|j| {
+                name_words(&skeleton.joints[j.index()].name).any(|w| words.contains(&w.as_str()))
+            })
+        };
         let is_leg = |c: &Chain| {
             let start = c[0].index();
-            lowest[start] <= ground
-                && pos(start).y - lowest[start] > 0.2 * height
+            let low = reach(c);
+            low <= ground
+                && pos(start).y - low > 0.1 * height
                 && height > 0.05 * size
+                && !named(c, &["tail", "wing", "hair", "ear", "ears"])
         };
         let mut legs: Vec<Chain> = segments.iter().filter(|c| is_leg(c)).cloned().collect();
-        // A leg's first segment may end at a branch (toes, claws): keep it as the leg.
-        legs.retain(|c| c.len() >= 2);
+        // A leg's first segment may end at a branch (toes, claws): keep it as the leg. But a
+        // segment with legs below it is the body they hang from (a spine carrying the
+        // forelegs).
+        let below = |c: &Chain, other: &Chain| {
+            let end = c[c.len() - 1];
+            let mut at = skeleton.joints[other[0].index()].parent;
+            while let Some(j) = at {
+                if j == end {
+                    return true;
+                }
+                at = skeleton.joints[j.index()].parent;
+            }
+            false
+        };
+        let candidates = legs.clone();
+        legs.retain(|c| c.len() >= 2 && !candidates.iter().any(|o| o != c && below(c, o)));
+        let feet: Vec<Option<JointId>> = legs
+            .iter()
+            .map(|c| foot_of(c).filter(|f| pos(f.index()).y < lowest[c[0].index()]))
+            .collect();
         let forward = facing(skeleton, &legs, root);
         let lateral = Vec3::Y.cross(forward).normalize_or_zero();
         let is_wing = |c: &Chain| {
@@ -115,15 +215,21 @@ impl BodyPlan {
             .into_iter()
             .filter(|c| c.len() >= 2 && !legs.contains(c) && !wings.contains(c))
             .collect();
+        let roots = std::iter::once(root)
+            .chain((0..n).filter(|&j| is_root(j) && j != root))
+            .map(|j| JointId(j as u32))
+            .collect();
         Some(Self {
             forward,
             lateral,
             size,
             legs,
+            feet,
             wings,
             appendages,
             spine,
             root: JointId(root as u32),
+            roots,
         })
     }
 
@@ -131,6 +237,29 @@ impl BodyPlan {
     pub fn head(&self) -> JointId {
         self.spine.last().copied().unwrap_or(self.root)
     }
+}
+
+/// The words of a joint name, lower case: split at anything but a letter and where a
+/// capital follows a small letter (`b_LeftForeArm_010` → left, fore, arm).
+fn name_words(name: &str) -> impl Iterator<Item = String> + '_ {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if (!c.is_ascii_alphabetic() || (c.is_ascii_uppercase() && previous_lower))
+            && !word.is_empty()
+        {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphabetic() {
+            word.push(c.to_ascii_lowercase());
+        }
+        previous_lower = c.is_ascii_lowercase();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words.into_iter()
 }
 
 /// Where toes point (foot → toe of every leg), else from the root towards the highest
@@ -153,4 +282,18 @@ fn facing(skeleton: &Skeleton, legs: &[Chain], root: usize) -> Vec3 {
         .map(|j| horizontal(j.position() - root_at) * (j.position().y - root_at.y).max(0.0))
         .sum();
     ahead.try_normalize().unwrap_or(Vec3::Z)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_words;
+
+    #[test]
+    fn joint_names_split_into_words() {
+        let words = |n: &str| name_words(n).collect::<Vec<_>>();
+        assert_eq!(words("b_LeftForeArm_010"), ["b", "left", "fore", "arm"]);
+        assert_eq!(words("Tail3"), ["tail"]);
+        assert_eq!(words("Ear1.L"), ["ear", "l"]);
+        assert_eq!(words("HEAD_end"), ["head", "end"]);
+    }
 }

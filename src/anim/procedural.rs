@@ -98,6 +98,7 @@ pub fn procedural_clip(skeleton: &Skeleton, motion: Motion) -> Result<Clip, Moti
         .iter()
         .map(|j| j.world_bind.to_scale_rotation_translation().1)
         .collect();
+    let rest_world = skeleton.bind_world();
     let frames = (motion.duration() * FPS).round() as usize + 1;
     let mut locals = Vec::with_capacity(frames * skeleton.joints.len());
     for f in 0..frames {
@@ -111,18 +112,21 @@ pub fn procedural_clip(skeleton: &Skeleton, motion: Motion) -> Result<Clip, Moti
             let local_turn = rest_rotation[j].inverse() * world_turn * rest_rotation[j];
             frame[j].rotation = (frame[j].rotation * local_turn).normalize();
         }
-        let root = plan.root.index();
-        let up = skeleton.joints[root]
-            .parent
-            .map_or(Mat4::IDENTITY, |p| {
-                skeleton.joints[p.index()].world_bind.inverse()
-            })
-            .transform_vector3(Vec3::Y);
-        frame[root] = Transform {
-            translation: frame[root].translation
-                + up * bob * (0.5 - 0.5 * (2.0 * TAU * phase).cos()),
-            ..frame[root]
-        };
+        // Every root bobs, so that a body split over several roots stays together.
+        for root in plan.roots.iter().map(|r| r.index()) {
+            let up = skeleton.joints[root]
+                .parent
+                .map_or(Mat4::IDENTITY, |p| {
+                    skeleton.joints[p.index()].world_bind.inverse()
+                })
+                .transform_vector3(Vec3::Y);
+            frame[root] = Transform {
+                translation: frame[root].translation
+                    + up * bob * (0.5 - 0.5 * (2.0 * TAU * phase).cos()),
+                ..frame[root]
+            };
+        }
+        carry_feet(skeleton, &plan, &rest_world, &mut frame);
         locals.extend(frame);
     }
     Ok(Clip {
@@ -131,6 +135,26 @@ pub fn procedural_clip(skeleton: &Skeleton, motion: Motion) -> Result<Clip, Moti
         joint_count: skeleton.joints.len(),
         locals,
     })
+}
+
+/// Moves each leg's IK foot target (a joint off a root, not on the leg) by as much as the
+/// leg's tip moved from its rest place, so the foot goes where the leg takes it.
+fn carry_feet(skeleton: &Skeleton, plan: &BodyPlan, rest_world: &[Mat4], frame: &mut [Transform]) {
+    if plan.feet.iter().all(Option::is_none) {
+        return;
+    }
+    let mats: Vec<Mat4> = frame.iter().map(|t| t.to_mat4()).collect();
+    let world = skeleton.world_from_locals(&mats);
+    for (leg, foot) in plan.legs.iter().zip(&plan.feet) {
+        let Some(foot) = foot else { continue };
+        let tip = leg[leg.len() - 1].index();
+        let moved = world[tip].w_axis.truncate() - rest_world[tip].w_axis.truncate();
+        let target = rest_world[foot.index()].w_axis.truncate() + moved;
+        let parent = skeleton.joints[foot.index()]
+            .parent
+            .map_or(Mat4::IDENTITY, |p| world[p.index()]);
+        frame[foot.index()].translation = parent.inverse().transform_point3(target);
+    }
 }
 
 fn idle(plan: &BodyPlan) -> Vec<Turn> {
