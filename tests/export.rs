@@ -351,3 +351,75 @@ fn every_texture_slot_survives_export() {
         (a.normal_scale, a.occlusion_strength, a.emissive)
     );
 }
+
+/// Largest offset a morph target gives any vertex.
+fn reach(target: &rigkit::mesh::MorphTarget) -> f32 {
+    target
+        .offsets
+        .iter()
+        .map(|o| o.length())
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn morph_targets_survive_rigging_export_and_subdivision() {
+    let original = load("eval/RobotExpressive.glb");
+    let size = original.mesh.bounds().longest_side();
+    let names: Vec<&str> = original
+        .mesh
+        .morph_targets
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(names, ["Angry", "Surprised", "Sad"]);
+    for target in &original.mesh.morph_targets {
+        assert_eq!(target.offsets.len(), original.mesh.vertex_count());
+        // A face moves; the rest of the body does not.
+        assert!(
+            reach(target) > 1e-3 * size,
+            "{}: reach {}",
+            target.name,
+            reach(target)
+        );
+        let still = target.offsets.iter().filter(|o| o.length() == 0.0).count();
+        assert!(
+            still > original.mesh.vertex_count() / 2,
+            "{}: {still} still",
+            target.name
+        );
+    }
+    // Rigged anew and written out, the targets come back as they were.
+    let mut rigged = original.clone();
+    rigkit::pipeline::rig_character(
+        &mut rigged,
+        &rigkit::pipeline::RigRequest::default(),
+        |_| {},
+    )
+    .unwrap();
+    let back = round_trip(&rigged, &ExportOptions::default());
+    assert_eq!(back.mesh.morph_targets.len(), 3);
+    for (a, b) in original
+        .mesh
+        .morph_targets
+        .iter()
+        .zip(&back.mesh.morph_targets)
+    {
+        assert_eq!((a.name.as_str(), a.weight), (b.name.as_str(), b.weight));
+        let worst = a
+            .offsets
+            .iter()
+            .zip(&b.offsets)
+            .map(|(x, y)| x.distance(*y))
+            .fold(0.0, f32::max);
+        assert!(worst < 1e-5 * size, "{}: offsets moved {worst}", a.name);
+    }
+    // Subdivided, every old vertex keeps its offset and a new one lies halfway.
+    let (fine, parents) = rigkit::mesh::subdivide(&original.mesh);
+    let n = original.mesh.vertex_count();
+    for (a, b) in original.mesh.morph_targets.iter().zip(&fine.morph_targets) {
+        assert_eq!(&b.offsets[..n], &a.offsets[..]);
+        let [p, q] = parents[0];
+        let halfway = 0.5 * (a.offsets[p as usize] + a.offsets[q as usize]);
+        assert!(b.offsets[n].distance(halfway) < 1e-6);
+    }
+}

@@ -9,7 +9,7 @@ use super::animation::animation_documents;
 use super::glb_container;
 use crate::Character;
 use crate::anim::Transform;
-use crate::mesh::{AlphaMode, Material};
+use crate::mesh::{AlphaMode, Material, Mesh};
 use crate::rig::top_influences;
 use crate::rig::{Influence, JointId, Skeleton, SkinWeights};
 
@@ -118,6 +118,13 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     let position = buffers.push_vec3(&mesh.positions, true);
     let normal = buffers.push_vec3(&mesh.normals, false);
     let mut attributes = json!({ "POSITION": position, "NORMAL": normal });
+    // Morph targets as the input carried them (position offsets; viewers keep the normals).
+    let targets: Vec<Value> = mesh
+        .morph_targets
+        .iter()
+        .filter(|t| t.offsets.len() == mesh.positions.len())
+        .map(|t| json!({ "POSITION": buffers.push_vec3(&t.offsets, true) }))
+        .collect();
     if mesh.uvs.len() == mesh.positions.len() {
         let bytes: Vec<u8> = mesh
             .uvs
@@ -234,7 +241,11 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
                 json!({ "componentType": UNSIGNED_INT, "count": triangles.len() * 3, "type": "SCALAR" }),
             );
             let material = part.material.filter(|&m| m < neutral).unwrap_or(neutral);
-            Some(json!({ "attributes": attributes, "indices": indices, "material": material, "mode": 4 }))
+            let mut primitive = json!({ "attributes": attributes, "indices": indices, "material": material, "mode": 4 });
+            if !targets.is_empty() {
+                primitive["targets"] = json!(targets);
+            }
+            Some(primitive)
         })
         .collect();
 
@@ -243,7 +254,7 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         "scene": 0,
         "scenes": [{ "name": name, "nodes": scene_nodes }],
         "nodes": nodes,
-        "meshes": [{ "name": name, "primitives": primitives }],
+        "meshes": [mesh_document(name, mesh, primitives, targets.len())],
         "materials": materials,
         "accessors": buffers.accessors,
         "bufferViews": buffers.views,
@@ -262,6 +273,21 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     }
     let json = serde_json::to_vec(&document).unwrap_or_default();
     Ok(glb_container::write(&json, &buffers.bin))
+}
+
+/// The glTF mesh: its primitives and, with morph targets, their rest weights and names.
+fn mesh_document(name: &str, mesh: &Mesh, primitives: Vec<Value>, targets: usize) -> Value {
+    let mut document = json!({ "name": name, "primitives": primitives });
+    if targets > 0 {
+        let kept = mesh
+            .morph_targets
+            .iter()
+            .filter(|t| t.offsets.len() == mesh.positions.len());
+        document["weights"] = json!(kept.clone().map(|t| t.weight).collect::<Vec<_>>());
+        document["extras"] =
+            json!({ "targetNames": kept.map(|t| t.name.as_str()).collect::<Vec<_>>() });
+    }
+    document
 }
 
 /// glTF materials (the character's, then a neutral one), textures and images; images are

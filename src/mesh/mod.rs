@@ -35,6 +35,18 @@ pub struct Mesh {
     pub triangles: Vec<[u32; 3]>,
     /// The input's primitives, as consecutive runs of `triangles`, each with its material.
     pub parts: Vec<MeshPart>,
+    /// Blend shapes (glTF morph targets, FBX blend shapes): faces, visemes, correctives.
+    pub morph_targets: Vec<MorphTarget>,
+}
+
+/// A blend shape: an offset per vertex, added to the mesh scaled by the target's weight.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MorphTarget {
+    pub name: String,
+    /// One offset per position, in the mesh's space.
+    pub offsets: Vec<Vec3>,
+    /// The weight the file gave it at rest (glTF `mesh.weights`).
+    pub weight: f32,
 }
 
 /// A run of triangles drawn with one material (one glTF primitive).

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Mesh, MeshPart, vertex_normals};
+use super::{Mesh, MeshPart, MorphTarget, vertex_normals};
 
 /// `mesh` with each triangle split into four (shared edges share their midpoint), parts and
 /// their materials kept, UVs interpolated, normals recomputed. Returns the new mesh and, for
@@ -40,12 +40,29 @@ pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
             material: p.material,
         })
         .collect();
+    // A new vertex halfway along an edge moves halfway between its ends' offsets.
+    let morph_targets = mesh
+        .morph_targets
+        .iter()
+        .map(|t| {
+            let mut offsets = t.offsets.clone();
+            offsets.resize(mesh.positions.len(), glam::Vec3::ZERO);
+            for &[a, b] in &parents {
+                offsets.push(0.5 * (offsets[a as usize] + offsets[b as usize]));
+            }
+            MorphTarget {
+                offsets,
+                ..t.clone()
+            }
+        })
+        .collect();
     let subdivided = Mesh {
         positions,
         normals,
         uvs: if has_uvs { uvs } else { Vec::new() },
         triangles,
         parts,
+        morph_targets,
     };
     (subdivided, parents)
 }

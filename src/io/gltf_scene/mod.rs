@@ -250,6 +250,7 @@ impl SceneReader<'_> {
         let mut mesh = Mesh::default();
         // Primitives of one node often share their vertex attributes; read those vertices once.
         let mut shared_vertices = HashMap::new();
+        let mut target_slots = primitive::TargetSlots::new();
         let mut skin = SkinWeights::new();
         let mut warnings = Vec::new();
         let mut dropped_weights = 0usize;
@@ -295,6 +296,7 @@ impl SceneReader<'_> {
                     &place,
                     &binding,
                     (node_index, &mut shared_vertices),
+                    (&gltf_mesh, &mut target_slots),
                     &mut mesh,
                     &mut skin,
                 )?;
@@ -314,6 +316,12 @@ impl SceneReader<'_> {
             return Err(ImportError::Degenerate {
                 name: self.name.into(),
             });
+        }
+        // Vertices read after a target's last primitive do not move with it.
+        for target in &mut mesh.morph_targets {
+            target
+                .offsets
+                .resize(mesh.positions.len(), glam::Vec3::ZERO);
         }
         mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
         let (materials, images) = self.materials(self.files, &mut warnings);

@@ -10,17 +10,26 @@ use gltf::mesh::Mode;
 use super::skin::rest_pose;
 use super::{Binding, SceneReader};
 use crate::io::{ImportError, accessor_check};
-use crate::mesh::Mesh;
+use crate::mesh::{Mesh, MorphTarget};
 use crate::rig::{Influence, SkinWeights};
+
+/// Most morph targets a character may carry (faces carry tens; each costs a vertex buffer).
+pub const MAX_MORPH_TARGETS: usize = 256;
+
+/// Where each glTF mesh's morph targets went: `(mesh, target)` → index into
+/// [`Mesh::morph_targets`].
+pub(super) type TargetSlots = HashMap<(usize, usize), usize>;
 
 impl SceneReader<'_> {
     /// Reads one primitive into `mesh` and `skin`; returns how many weights it dropped.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn append_primitive(
         &self,
         primitive: &Primitive<'_>,
         place: &str,
         binding: &Binding,
         (node_index, shared): (usize, &mut HashMap<(usize, Vec<usize>), u32>),
+        (gltf_mesh, slots): (&gltf::Mesh<'_>, &mut TargetSlots),
         mesh: &mut Mesh,
         skin: &mut SkinWeights,
     ) -> Result<usize, ImportError> {
@@ -100,6 +109,15 @@ impl SceneReader<'_> {
                 let base = mesh.positions.len() as u32;
                 let dropped =
                     self.append_vertices(primitive, place, binding, &local, mesh, skin)?;
+                self.append_morph_targets(
+                    primitive,
+                    place,
+                    binding,
+                    &local,
+                    (gltf_mesh, slots),
+                    (base as usize, &skin_of(skin, base as usize, local.len())),
+                    mesh,
+                )?;
                 shared.insert(key, base);
                 (base, dropped)
             }
@@ -156,6 +174,88 @@ impl SceneReader<'_> {
         Ok(dropped)
     }
 
+    /// The primitive's morph targets, as offsets in the rest pose its vertices were posed
+    /// into (an offset moves with its vertex's skinning or node transform).
+    #[allow(clippy::too_many_arguments)]
+    fn append_morph_targets(
+        &self,
+        primitive: &Primitive<'_>,
+        place: &str,
+        binding: &Binding,
+        local: &[Vec3],
+        (gltf_mesh, slots): (&gltf::Mesh<'_>, &mut TargetSlots),
+        (first_vertex, influences): (usize, &[Vec<Influence>]),
+        mesh: &mut Mesh,
+    ) -> Result<(), ImportError> {
+        let bad = |r: String| self.bad(place, r);
+        let names = target_names(gltf_mesh);
+        let defaults = gltf_mesh.weights().unwrap_or(&[]);
+        let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
+        for (t, (target, (offsets, _, _))) in primitive
+            .morph_targets()
+            .zip(reader.read_morph_targets())
+            .enumerate()
+        {
+            let (Some(accessor), Some(offsets)) = (target.positions(), offsets) else {
+                continue;
+            };
+            accessor_check::check(&accessor, self.buffers)
+                .and_then(|()| {
+                    accessor_check::check_kind(
+                        &accessor,
+                        "morph target POSITION",
+                        &[DataType::F32],
+                        Dimensions::Vec3,
+                    )
+                })
+                .map_err(bad)?;
+            if accessor.count() != local.len() {
+                return Err(bad(format!(
+                    "morph target {t} moves {} vertices of {}",
+                    accessor.count(),
+                    local.len()
+                )));
+            }
+            let slot = match slots.get(&(gltf_mesh.index(), t)) {
+                Some(&slot) => slot,
+                None => {
+                    if mesh.morph_targets.len() >= MAX_MORPH_TARGETS {
+                        return Err(self.too_many(
+                            "morph targets",
+                            mesh.morph_targets.len() + 1,
+                            MAX_MORPH_TARGETS,
+                        ));
+                    }
+                    mesh.morph_targets.push(MorphTarget {
+                        name: names.get(t).cloned().unwrap_or_else(|| {
+                            format!("{} {t}", gltf_mesh.name().unwrap_or("target"))
+                        }),
+                        offsets: Vec::new(),
+                        weight: defaults
+                            .get(t)
+                            .copied()
+                            .filter(|w| w.is_finite())
+                            .unwrap_or(0.0),
+                    });
+                    slots.insert((gltf_mesh.index(), t), mesh.morph_targets.len() - 1);
+                    mesh.morph_targets.len() - 1
+                }
+            };
+            let pose = |p: Vec3, k: usize| match binding {
+                Binding::Rigid { world, .. } => world.transform_point3(p),
+                Binding::Skinned(matrices) => rest_pose(p, &influences[k], matrices),
+            };
+            let target = &mut mesh.morph_targets[slot];
+            target.offsets.resize(first_vertex, Vec3::ZERO);
+            for (k, (p, d)) in local.iter().zip(offsets).enumerate() {
+                let d = Vec3::from_array(d);
+                let d = if d.is_finite() { d } else { Vec3::ZERO };
+                target.offsets.push(pose(*p + d, k) - pose(*p, k));
+            }
+        }
+        Ok(())
+    }
+
     /// TEXCOORD_0 as floats, when the primitive has it.
     pub(super) fn read_uvs(
         &self,
@@ -188,6 +288,30 @@ impl SceneReader<'_> {
                 .collect()
         }))
     }
+}
+
+/// The influences of `count` vertices from `first` on, as [`SceneReader::append_vertices`]
+/// stored them.
+fn skin_of(skin: &SkinWeights, first: usize, count: usize) -> Vec<Vec<Influence>> {
+    (first..first + count)
+        .map(|v| skin.influences(v).to_vec())
+        .collect()
+}
+
+/// A glTF mesh's `extras.targetNames`, the de-facto place for morph target names.
+fn target_names(mesh: &gltf::Mesh<'_>) -> Vec<String> {
+    mesh.extras()
+        .as_ref()
+        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        .and_then(|extras| {
+            extras.get("targetNames")?.as_array().map(|names| {
+                names
+                    .iter()
+                    .map(|n| n.as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+        })
+        .unwrap_or_default()
 }
 
 /// Triangle lists from list, strip or fan indices, keeping counter-clockwise winding.
