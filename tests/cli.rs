@@ -354,3 +354,95 @@ fn zero_ad_meshes_convert_to_rigged_glbs() {
     assert!(tip_weight(base) < 0.01 && tip_weight(end) > 0.99);
     std::fs::remove_dir_all(&art).ok();
 }
+
+/// The whole records of a batch's output folder, as (file, status) pairs sorted by file.
+fn batch_records(out: &std::path::Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(out.join("rigkit-batch.jsonl")).unwrap();
+    let mut records: Vec<(String, String)> = text
+        .lines()
+        // A line cut short by an interruption is no record.
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| {
+            (
+                v["file"].as_str().unwrap().to_owned(),
+                v["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    records.sort();
+    records
+}
+
+/// `rigkit batch`: every asset of a folder rigged into another, a record each; a broken file
+/// is recorded with its reason and does not stop the rest; run again, nothing is done twice;
+/// an interrupted run (a record cut short, an output missing) resumes with exactly the
+/// assets that were not finished.
+#[test]
+fn batch_rigs_a_folder_and_resumes_without_doing_anything_twice() {
+    let root = std::env::temp_dir().join(format!("rigkit-cli-batch-{}", std::process::id()));
+    let (input, out) = (root.join("in"), root.join("out"));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(input.join("enemies")).unwrap();
+    std::fs::copy(data("eval/Fox.glb"), input.join("Fox.glb")).unwrap();
+    std::fs::copy(data("eval/CesiumMan.glb"), input.join("CesiumMan.glb")).unwrap();
+    let snake = data("eval/quaternius-easy_enemies_pack/Snake.glb");
+    std::fs::copy(&snake, input.join("enemies/Snake.glb")).unwrap();
+    let bytes = std::fs::read(&snake).unwrap();
+    std::fs::write(input.join("enemies/cut.glb"), &bytes[..bytes.len() / 3]).unwrap();
+    std::fs::write(input.join("notes.txt"), "not an asset").unwrap();
+    let batch = |extra: &[&str]| {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["batch".as_ref(), input.as_ref(), out.as_ref()];
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        rigkit(&args)
+    };
+    let (ok, stdout, stderr) = batch(&["--jobs", "2"]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.starts_with("3 rigged, 1 failed, 0 done before"),
+        "{stdout}"
+    );
+    let expected = [
+        ("CesiumMan.glb", "ok"),
+        ("Fox.glb", "ok"),
+        ("enemies/Snake.glb", "ok"),
+        ("enemies/cut.glb", "error"),
+    ];
+    let as_owned = |e: &[(&str, &str)]| -> Vec<(String, String)> {
+        e.iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect()
+    };
+    assert_eq!(batch_records(&out), as_owned(&expected));
+    let text = std::fs::read_to_string(out.join("rigkit-batch.jsonl")).unwrap();
+    assert!(
+        text.contains("truncated"),
+        "the broken file's reason: {text}"
+    );
+    // Each output is a rigged GLB.
+    let (ok, info, _) = rigkit(&["info".as_ref(), out.join("enemies/Snake.glb").as_os_str()]);
+    assert!(ok && info.contains("joints:"), "{info}");
+
+    // Again: nothing to do.
+    let (_, stdout, _) = batch(&[]);
+    assert!(
+        stdout.starts_with("0 rigged, 0 failed, 4 done before"),
+        "{stdout}"
+    );
+    // Interrupted: the Fox's output never landed and the last record was cut short.
+    std::fs::remove_file(out.join("Fox.glb")).unwrap();
+    let cut = text.trim_end().len() - 10;
+    std::fs::write(out.join("rigkit-batch.jsonl"), &text[..cut]).unwrap();
+    let (ok, stdout, stderr) = batch(&["--retry-errors"]);
+    assert!(ok, "{stderr}");
+    // The Fox, the asset whose record was cut, and the failed one retried: no more.
+    let redone = stderr.lines().filter(|l| l.starts_with('[')).count();
+    assert!((2..=3).contains(&redone), "{stderr}");
+    // The three whole records of the first run and one per asset redone.
+    assert_eq!(batch_records(&out).len(), 3 + redone, "{stderr}");
+    assert!(stdout.contains("1 failed"), "{stdout}");
+    let mut after: Vec<(String, String)> = batch_records(&out);
+    after.dedup_by(|a, b| a.0 == b.0);
+    assert_eq!(after, as_owned(&expected));
+    assert!(out.join("Fox.glb").is_file());
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -10,6 +10,7 @@ macro_rules! out {
 }
 
 mod animate;
+mod batch;
 mod bench;
 mod dataset;
 mod eval;
@@ -43,8 +44,16 @@ USAGE:
                                   line of joints for long bodies; a file: that humanoid
                                   skeleton adapted, names and hierarchy kept) and skin it;
                                   the input's vertices and frame are kept. best (default):
-                                  per stage what measured better on the eval set
-    rigkit skin RIGGED.glb -o OUT.glb [--method geometric|neural] [--resolution N]
+                                  per stage what measured better on the validation and eval
+                                  sets (both networks)
+    rigkit batch IN_DIR OUT_DIR [--jobs N] [--template T] [--method M] [--max-influences 4|8]
+                                [--retry-errors]
+                                  Rig every .glb/.gltf/.vrm/.obj under IN_DIR into OUT_DIR
+                                  (same relative paths, .glb), N at a time; a JSON line per
+                                  asset in OUT_DIR/rigkit-batch.jsonl (status, seconds,
+                                  vertices, joints, error); run again to resume: assets done
+                                  are skipped, failed ones too unless --retry-errors
+    rigkit skin RIGGED.glb -o OUT.glb [--method neural|geometric] [--resolution N]
                                   [--max-influences 4|8]
                                   New skin weights for the file's own skeleton (geodesic
                                   voxel binding); joints, names, bind pose kept
@@ -148,6 +157,7 @@ fn run(args: &[String]) -> Result<(), CliError> {
         "convert" => convert(rest),
         "skin" => rig::skin(rest),
         "rig" => rig::rig(rest),
+        "batch" => batch::batch(rest),
         "eval" => eval::eval(rest),
         "animate" => animate::animate(rest),
         "train" => train::train(rest),

@@ -1,0 +1,259 @@
+//! `rigkit batch IN_DIR OUT_DIR`: rig every character of a folder on one machine, a JSON-lines
+//! record per asset, resumable: an interrupted batch started again does no asset twice and
+//! loses none.
+
+use super::CliError;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use rigkit::compute::cpu_device;
+use rigkit::export::{ExportOptions, export_glb};
+use rigkit::neural::Networks;
+use rigkit::pipeline::{Methods, RigRequest, rig_character_async};
+use serde::{Deserialize, Serialize};
+
+/// The record file written beside the outputs.
+pub const RECORDS: &str = "rigkit-batch.jsonl";
+
+/// Inputs a batch rigs (a `.gltf`'s `.bin` and an `.obj`'s `.mtl` are read beside them).
+const INPUTS: &[&str] = &["glb", "gltf", "vrm", "obj"];
+
+/// What happened to one asset: one line of the record file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Record {
+    /// The input, relative to IN_DIR.
+    file: String,
+    /// "ok" or "error".
+    status: String,
+    /// The rigged GLB, relative to OUT_DIR.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    output: Option<String>,
+    seconds: f32,
+    #[serde(default)]
+    vertices: usize,
+    #[serde(default)]
+    joints: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+pub fn batch(args: &[String]) -> Result<(), CliError> {
+    let mut dirs = Vec::new();
+    let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut template = "auto".to_owned();
+    let mut methods = Methods::BEST;
+    let mut export = ExportOptions::default();
+    let mut retry_errors = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--jobs" | "-j" => {
+                let v = value("--jobs")?;
+                jobs = v
+                    .parse()
+                    .ok()
+                    .filter(|&n| (1..=256).contains(&n))
+                    .ok_or(format!("--jobs: '{v}' is not a number from 1 to 256"))?;
+            }
+            "--template" => template = value("--template")?,
+            "--method" => methods = value("--method")?.parse()?,
+            "--max-influences" => {
+                export.max_influences = match value("--max-influences")?.as_str() {
+                    "4" => 4,
+                    "8" => 8,
+                    other => {
+                        return Err(format!("--max-influences: '{other}' is not 4 or 8").into());
+                    }
+                }
+            }
+            "--retry-errors" => retry_errors = true,
+            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'").into()),
+            dir => dirs.push(PathBuf::from(dir)),
+        }
+    }
+    let [input, output] =
+        <[PathBuf; 2]>::try_from(dirs).map_err(|_| "batch takes IN_DIR OUT_DIR".to_owned())?;
+    if !input.is_dir() {
+        return Err(format!("'{}' is not a folder", input.display()).into());
+    }
+    let request = RigRequest {
+        source: rigkit::skeleton::SkeletonSource::Template(template.parse()?),
+        methods,
+        max_influences: export.max_influences,
+    };
+    std::fs::create_dir_all(&output)
+        .map_err(|e| format!("cannot create '{}': {e}", output.display()))?;
+    let records_path = output.join(RECORDS);
+    let done = read_records(&records_path)?;
+    let files = rigkit::dataset::files_under(&input, |p| {
+        p.extension()
+            .is_some_and(|e| INPUTS.contains(&e.to_string_lossy().to_ascii_lowercase().as_str()))
+    })?;
+    let relative = |p: &Path| p.strip_prefix(&input).unwrap_or(p).display().to_string();
+    let todo: Vec<PathBuf> = files
+        .iter()
+        .filter(|p| match done.get(&relative(p)) {
+            Some(r) if r.status == "ok" => {
+                !r.output.as_ref().is_some_and(|o| output.join(o).is_file())
+            }
+            Some(_) => retry_errors,
+            None => true,
+        })
+        .cloned()
+        .collect();
+    let skipped = files.len() - todo.len();
+    eprintln!(
+        "{} assets under '{}': {} to rig, {skipped} done before, {jobs} jobs",
+        files.len(),
+        input.display(),
+        todo.len()
+    );
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&records_path)
+        .map_err(|e| format!("cannot write '{}': {e}", records_path.display()))?;
+    // A line cut short by an interruption must not swallow the next record.
+    if std::fs::read(&records_path).is_ok_and(|b| b.last().is_some_and(|&c| c != b'\n')) {
+        writeln!(log).map_err(|e| format!("cannot write '{}': {e}", records_path.display()))?;
+    }
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let (send, receive) = mpsc::channel::<Record>();
+    let mut times = Vec::new();
+    let mut failed = 0usize;
+    std::thread::scope(|scope| -> Result<(), CliError> {
+        for _ in 0..jobs.min(todo.len()) {
+            let send = send.clone();
+            let (todo, next, request, export) = (&todo, &next, &request, &export);
+            let (input, output) = (&input, &output);
+            scope.spawn(move || {
+                // One copy of the networks per worker, loaded once.
+                let networks = Networks::bundled(&cpu_device());
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = todo.get(i) else { break };
+                    let rel = path
+                        .strip_prefix(input)
+                        .unwrap_or(path)
+                        .display()
+                        .to_string();
+                    let record = rig_one(path, &rel, output, request, export, &networks);
+                    if send.send(record).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        for (k, record) in receive.iter().enumerate() {
+            let line = serde_json::to_string(&record)?;
+            writeln!(log, "{line}")
+                .and_then(|()| log.flush())
+                .map_err(|e| format!("cannot write '{}': {e}", records_path.display()))?;
+            times.push(record.seconds);
+            let what = match &record.error {
+                Some(e) => {
+                    failed += 1;
+                    format!("error: {e}")
+                }
+                None => format!("{} joints, {:.2} s", record.joints, record.seconds),
+            };
+            eprintln!("[{}/{}] {}: {what}", k + 1, todo.len(), record.file);
+        }
+        Ok(())
+    })?;
+    let wall = started.elapsed().as_secs_f32();
+    times.sort_by(f32::total_cmp);
+    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    out!(
+        "{} rigged, {failed} failed, {skipped} done before; {:.1} s, {:.2} assets/s, median {median:.2} s per asset ({jobs} jobs); records in {}",
+        times.len() - failed,
+        wall,
+        times.len() as f32 / wall.max(1e-6),
+        records_path.display()
+    );
+    Ok(())
+}
+
+/// Rigs one asset, catching anything that goes wrong (a panic included) as its record's error,
+/// so one bad file never stops the batch.
+fn rig_one(
+    path: &Path,
+    rel: &str,
+    output: &Path,
+    request: &RigRequest,
+    export: &ExportOptions,
+    networks: &Result<Networks, rigkit::neural::NeuralError>,
+) -> Record {
+    let started = Instant::now();
+    let out_rel = Path::new(rel).with_extension("glb").display().to_string();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+        || -> Result<(usize, usize), CliError> {
+            let mut character = super::load(&path.to_string_lossy())?;
+            rigkit::blocking::block_on(rig_character_async(
+                &mut character,
+                request,
+                || networks.as_ref().map_err(Clone::clone),
+                |_| {},
+            ))?;
+            let glb = export_glb(&character, export)?;
+            let target = output.join(&out_rel);
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("cannot create '{}': {e}", parent.display()))?;
+            }
+            // Written whole under a temporary name first: an interrupted batch never leaves
+            // a half-written GLB that a resume would take for done.
+            let partial = target.with_extension("glb.partial");
+            std::fs::write(&partial, &glb)
+                .and_then(|()| std::fs::rename(&partial, &target))
+                .map_err(|e| format!("cannot write '{}': {e}", target.display()))?;
+            let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
+            Ok((character.mesh.vertex_count(), joints))
+        },
+    ));
+    let seconds = started.elapsed().as_secs_f32();
+    let (status, outcome) = match result {
+        Ok(Ok(counts)) => ("ok", Ok(counts)),
+        Ok(Err(e)) => ("error", Err(e.to_string())),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            ("error", Err(format!("internal error: {why}")))
+        }
+    };
+    let (vertices, joints) = outcome.as_ref().map_or((0, 0), |&c| c);
+    Record {
+        file: rel.to_owned(),
+        status: status.to_owned(),
+        output: outcome.is_ok().then_some(out_rel),
+        seconds,
+        vertices,
+        joints,
+        error: outcome.err(),
+    }
+}
+
+/// The records of earlier runs, the last one per file winning; a line cut short by an
+/// interruption is ignored (its asset is rigged again).
+fn read_records(path: &Path) -> Result<HashMap<String, Record>, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) => return Err(format!("cannot read '{}': {e}", path.display()).into()),
+    };
+    Ok(text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Record>(line).ok())
+        .map(|r| (r.file.clone(), r))
+        .collect())
+}
