@@ -144,3 +144,90 @@ fn non_humanoids_are_refused_with_a_reason() {
         "{error}"
     );
 }
+
+/// `--bone-names`: a fitted humanoid renamed to each standard keeps every joint's role (so
+/// clips still retarget by name), gives no name twice, uses each convention's own names,
+/// and renamed back to Mixamo's is the skeleton it was.
+#[test]
+fn humanoid_joints_take_each_standard_naming() {
+    use rigkit::rig::{BoneNames, humanoid_role, rename_humanoid};
+    let c = load("train/mesh2motion-variations/human-zombie.glb");
+    let fitted = fit_skeleton(&c.mesh, Template::Humanoid, &AutoOptions::default()).unwrap();
+    let expect: [(BoneNames, &[&str]); 4] = [
+        (
+            BoneNames::Unity,
+            &[
+                "Hips",
+                "Chest",
+                "UpperChest",
+                "LeftUpperArm",
+                "RightLowerLeg",
+                "LeftToes",
+            ],
+        ),
+        (
+            BoneNames::Vrm,
+            &[
+                "hips",
+                "spine",
+                "upperChest",
+                "leftUpperArm",
+                "rightLowerLeg",
+                "leftToes",
+            ],
+        ),
+        (
+            BoneNames::Unreal,
+            &[
+                "pelvis",
+                "spine_01",
+                "spine_03",
+                "neck_01",
+                "upperarm_l",
+                "calf_r",
+                "ball_l",
+            ],
+        ),
+        (
+            BoneNames::Mixamo,
+            &[
+                "mixamorig:Hips",
+                "mixamorig:Spine2",
+                "mixamorig:LeftArm",
+                "mixamorig:RightUpLeg",
+            ],
+        ),
+    ];
+    for (names, wanted) in expect {
+        let mut renamed = fitted.clone();
+        let count = rename_humanoid(&mut renamed, names);
+        let all: Vec<&str> = renamed.joints.iter().map(|j| j.name.as_str()).collect();
+        for w in wanted {
+            assert!(all.contains(w), "{names:?}: no {w} in {all:?}");
+        }
+        let mut unique = all.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            all.len(),
+            "{names:?}: a name given twice: {all:?}"
+        );
+        for (a, b) in fitted.joints.iter().zip(&renamed.joints) {
+            if humanoid_role(&a.name).is_some() {
+                assert_eq!(
+                    humanoid_role(&a.name),
+                    humanoid_role(&b.name),
+                    "{} → {}",
+                    a.name,
+                    b.name
+                );
+            }
+        }
+        if names != BoneNames::Mixamo {
+            assert!(count >= 20, "{names:?}: {count} renamed");
+            rename_humanoid(&mut renamed, BoneNames::Mixamo);
+            assert_eq!(renamed, fitted, "{names:?} and back");
+        }
+    }
+}

@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use crate::rig::{JointId, Skeleton};
+use crate::rig::{JointId, Skeleton, name_words};
 
 /// A run of joints without branches, from the joint after a branch point to a tip.
 pub type Chain = Vec<JointId>;
@@ -148,7 +148,9 @@ impl BodyPlan {
         // Names, where the rig has them, say what a drooping chain is.
         let named = |c: &Chain, words: &[&str]| {
             c.iter().any(|j| {
-                name_words(&skeleton.joints[j.index()].name).any(|w| words.contains(&w.as_str()))
+                name_words(&skeleton.joints[j.index()].name)
+                    .iter()
+                    .any(|w| words.contains(&w.as_str()))
             })
         };
         let is_leg = |c: &Chain| {
@@ -239,29 +241,6 @@ impl BodyPlan {
     }
 }
 
-/// The words of a joint name, lower case: split at anything but a letter and where a
-/// capital follows a small letter (`b_LeftForeArm_010` → left, fore, arm).
-fn name_words(name: &str) -> impl Iterator<Item = String> + '_ {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if (!c.is_ascii_alphabetic() || (c.is_ascii_uppercase() && previous_lower))
-            && !word.is_empty()
-        {
-            words.push(std::mem::take(&mut word));
-        }
-        if c.is_ascii_alphabetic() {
-            word.push(c.to_ascii_lowercase());
-        }
-        previous_lower = c.is_ascii_lowercase();
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words.into_iter()
-}
-
 /// Where toes point (foot → toe of every leg), else from the root towards the highest
 /// joint's horizontal offset, else +Z.
 fn facing(skeleton: &Skeleton, legs: &[Chain], root: usize) -> Vec3 {
@@ -282,18 +261,4 @@ fn facing(skeleton: &Skeleton, legs: &[Chain], root: usize) -> Vec3 {
         .map(|j| horizontal(j.position() - root_at) * (j.position().y - root_at.y).max(0.0))
         .sum();
     ahead.try_normalize().unwrap_or(Vec3::Z)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::name_words;
-
-    #[test]
-    fn joint_names_split_into_words() {
-        let words = |n: &str| name_words(n).collect::<Vec<_>>();
-        assert_eq!(words("b_LeftForeArm_010"), ["b", "left", "fore", "arm"]);
-        assert_eq!(words("Tail3"), ["tail"]);
-        assert_eq!(words("Ear1.L"), ["ear", "l"]);
-        assert_eq!(words("HEAD_end"), ["head", "end"]);
-    }
 }

@@ -34,18 +34,22 @@ USAGE:
                                   joints, skins, materials, textures, animations, bounds)
                                   or a BVH clip (joints, frames, frame time)
     rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations] [--subdivide N]
+                              [--bone-names mixamo|unity|unreal|vrm]
                                   Write IN as a GLB, keeping its rig and animations;
                                   weights normalised; --subdivide splits each triangle in
                                   four N times (weights blended), for heavy test meshes
     rigkit rig MESH -o OUT.glb [--template auto|humanoid|quadruped|bird|chain|FILE.glb|FILE.bvh]
                                [--method best|geometric|neural] [--max-influences 4|8]
+                               [--bone-names mixamo|unity|unreal|vrm]
                                   Fit a skeleton to any mesh (auto: curve skeleton of its
                                   volume; humanoid: Mixamo names; quadruped; bird; chain: one
                                   line of joints for long bodies; a file: that humanoid
                                   skeleton adapted, names and hierarchy kept) and skin it;
                                   the input's vertices and frame are kept. best (default):
                                   per stage what measured better on the validation and eval
-                                  sets (both networks)
+                                  sets (both networks). --bone-names: standard humanoid
+                                  joint names on export (Mixamo, Unity humanoid, Unreal
+                                  mannequin or VRM), so clips and engines find them
     rigkit batch IN_DIR OUT_DIR [--jobs N] [--template T] [--method M] [--max-influences 4|8]
                                 [--retry-errors]
                                   Rig every .glb/.gltf/.vrm/.obj under IN_DIR into OUT_DIR
@@ -282,6 +286,7 @@ fn convert(args: &[String]) -> Result<(), CliError> {
     let mut options = rigkit::export::ExportOptions::default();
     let mut files = Vec::new();
     let mut subdivisions = 0usize;
+    let mut bone_names: Option<rigkit::rig::BoneNames> = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -298,6 +303,12 @@ fn convert(args: &[String]) -> Result<(), CliError> {
                     .map_err(|_| format!("--max-influences: '{value}' is not a number"))?;
             }
             "--no-animations" => options.animations = false,
+            "--bone-names" => {
+                let value = it
+                    .next()
+                    .ok_or("--bone-names needs mixamo, unity, unreal or vrm")?;
+                bone_names = Some(value.parse()?);
+            }
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             file => files.push(file),
         }
@@ -318,6 +329,9 @@ fn convert(args: &[String]) -> Result<(), CliError> {
         }
         character.skin = character.skin.map(|w| w.with_midpoints(&parents));
         character.mesh = mesh;
+    }
+    if let (Some(names), Some(skeleton)) = (bone_names, character.skeleton.as_mut()) {
+        rigkit::rig::rename_humanoid(skeleton, names);
     }
     let glb = rigkit::export::export_glb(&character, &options)?;
     std::fs::write(output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;

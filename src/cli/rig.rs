@@ -77,6 +77,7 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
     let mut export = ExportOptions::default();
     let mut template = "auto".to_owned();
     let mut methods = Methods::BEST;
+    let mut bone_names = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
@@ -84,6 +85,7 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
             "-o" | "--output" => output = Some(value("-o")?),
             "--template" => template = value("--template")?,
             "--method" => methods = value("--method")?.parse()?,
+            "--bone-names" => bone_names = Some(value("--bone-names")?.parse()?),
             "--max-influences" => export.max_influences = influences(&value("--max-influences")?)?,
             flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'").into()),
             file => input = Some(file.to_owned()),
@@ -106,6 +108,9 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
         }
     })?;
     let total = started.elapsed().as_secs_f32();
+    if let (Some(names), Some(skeleton)) = (bone_names, character.skeleton.as_mut()) {
+        rigkit::rig::rename_humanoid(skeleton, names);
+    }
     let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
     let glb = export_glb(&character, &export)?;
     std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;

@@ -31,7 +31,7 @@ pub enum HumanoidRole {
 
 /// The name split into lowercase words at separators, namespace prefixes and case changes
 /// (`mixamorig:LeftUpLeg` → `left up leg`; `J_Bip_L_Hand` → `j bip l hand`).
-fn words(name: &str) -> Vec<String> {
+pub(crate) fn words(name: &str) -> Vec<String> {
     let base = name.rsplit([':', '|']).next().unwrap_or(name);
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();

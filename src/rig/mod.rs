@@ -1,5 +1,6 @@
 //! Rigs: the skeleton (joints in a hierarchy) and the skin weights that bind mesh vertices to it.
 
+mod bone_names;
 mod humanoid;
 mod humanoid_roles;
 mod influences;
@@ -7,7 +8,9 @@ mod kinematics;
 mod skeleton;
 mod skin_weights;
 
+pub use bone_names::{BoneNames, rename_humanoid};
 pub use humanoid::HumanoidBone;
+pub(crate) use humanoid_roles::words as name_words;
 pub use humanoid_roles::{HumanoidRole, Side, humanoid_role, humanoid_roles};
 pub use influences::top_influences;
 pub use kinematics::forward_kinematics;
