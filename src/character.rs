@@ -59,6 +59,8 @@ pub struct CharacterInfo {
     /// The animation clips kept for the skeleton.
     pub clips: Vec<ClipInfo>,
     pub humanoid_bones: usize,
+    /// The blend shapes' names, in order.
+    pub morph_targets: Vec<String>,
     pub warnings: Vec<String>,
 }
 
@@ -101,6 +103,12 @@ impl Character {
                 })
                 .collect(),
             humanoid_bones: self.humanoid.len(),
+            morph_targets: self
+                .mesh
+                .morph_targets
+                .iter()
+                .map(|t| t.name.clone())
+                .collect(),
             warnings: self.warnings.clone(),
         }
     }

@@ -264,6 +264,13 @@ fn info(args: &[String]) -> Result<(), CliError> {
     out!("materials:        {}", info.materials);
     out!("textures:         {}", info.textures);
     out!("animations:       {}", info.animations);
+    if !info.morph_targets.is_empty() {
+        out!(
+            "morph targets:    {} ({})",
+            info.morph_targets.len(),
+            info.morph_targets.join(", ")
+        );
+    }
     for clip in &info.clips {
         out!(
             "  clip:           '{}', {} keys, {:.2} s",
