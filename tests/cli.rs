@@ -216,6 +216,28 @@ fn the_neural_method_skins_and_quantize_refuses_a_bad_record() {
     );
     let (ok, info, _) = rigkit(&["info".as_ref(), out.as_os_str()]);
     assert!(ok && info.contains("joints:           24"), "{info}");
+    // The head reads geometric weights at its training resolution: another one is refused
+    // (the default method is the head), and taken with the geometric method.
+    let (ok, _, err) = rigkit(&[
+        "skin".as_ref(),
+        fox.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--resolution".as_ref(),
+        "64".as_ref(),
+    ]);
+    assert!(!ok && err.contains("--method geometric"), "{err}");
+    let (ok, _, err) = rigkit(&[
+        "skin".as_ref(),
+        fox.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--resolution".as_ref(),
+        "64".as_ref(),
+        "--method".as_ref(),
+        "geometric".as_ref(),
+    ]);
+    assert!(ok, "{err}");
     // An unknown method names the ones there are.
     let (ok, _, err) = rigkit(&[
         "rig".as_ref(),

@@ -57,7 +57,7 @@ USAGE:
                                   asset in OUT_DIR/rigkit-batch.jsonl (status, seconds,
                                   vertices, joints, error); run again to resume: assets done
                                   are skipped, failed ones too unless --retry-errors
-    rigkit skin RIGGED.glb -o OUT.glb [--method neural|geometric] [--resolution N]
+    rigkit skin RIGGED.glb -o OUT.glb [--method neural|geometric] [--resolution N (geometric)]
                                   [--max-influences 4|8]
                                   New skin weights for the file's own skeleton (geodesic
                                   voxel binding); joints, names, bind pose kept

@@ -43,6 +43,13 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
     let (Some(input), Some(output)) = (input, output) else {
         return Err("skin takes RIGGED.glb -o OUT.glb".into());
     };
+    if method == Method::Neural && options.resolution != SkinOptions::default().resolution {
+        return Err(
+            "--resolution applies to --method geometric: the skinning head reads \
+                    geometric weights at the resolution it was trained with"
+                .into(),
+        );
+    }
     let mut character = super::load(&input)?;
     let skeleton = character.skeleton.as_ref().ok_or(format!(
         "'{input}' has no skeleton to skin to; use 'rigkit rig'"
