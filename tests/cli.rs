@@ -444,6 +444,29 @@ fn batch_rigs_a_folder_and_resumes_without_doing_anything_twice() {
     let (ok, info, _) = rigkit(&["info".as_ref(), out.join("enemies/Snake.glb").as_os_str()]);
     assert!(ok && info.contains("joints:"), "{info}");
 
+    // A humanoid batch with Unreal's names.
+    let (humans, named) = (root.join("humans"), root.join("named"));
+    std::fs::create_dir_all(&humans).unwrap();
+    std::fs::copy(data("eval/mannequiny.glb"), humans.join("mannequiny.glb")).unwrap();
+    let (ok, _, stderr) = rigkit(&[
+        "batch".as_ref(),
+        humans.as_os_str(),
+        named.as_os_str(),
+        "--template".as_ref(),
+        "humanoid".as_ref(),
+        "--bone-names".as_ref(),
+        "unreal".as_ref(),
+    ]);
+    assert!(ok, "{stderr}");
+    // The joint names sit in the GLB's JSON chunk.
+    let glb = std::fs::read(named.join("mannequiny.glb")).unwrap();
+    let document = String::from_utf8_lossy(&glb);
+    for bone in ["pelvis", "spine_01", "thigh_l", "upperarm_r"] {
+        assert!(
+            document.contains(&format!("\"{bone}\"")),
+            "no {bone} in the batch output"
+        );
+    }
     // Again: nothing to do.
     let (_, stdout, _) = batch(&[]);
     assert!(

@@ -48,6 +48,7 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
     let mut methods = Methods::BEST;
     let mut export = ExportOptions::default();
     let mut retry_errors = false;
+    let mut bone_names: Option<rigkit::rig::BoneNames> = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
@@ -72,6 +73,7 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
                 }
             }
             "--retry-errors" => retry_errors = true,
+            "--bone-names" => bone_names = Some(value("--bone-names")?.parse()?),
             flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'").into()),
             dir => dirs.push(PathBuf::from(dir)),
         }
@@ -131,6 +133,7 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
         for _ in 0..jobs.min(todo.len()) {
             let send = send.clone();
             let (todo, next, request, export) = (&todo, &next, &request, &export);
+            let bone_names = &bone_names;
             let (input, output) = (&input, &output);
             scope.spawn(move || {
                 // One copy of the networks per worker, loaded once.
@@ -143,7 +146,8 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
                         .unwrap_or(path)
                         .display()
                         .to_string();
-                    let record = rig_one(path, &rel, output, request, export, &networks);
+                    let settings = (request, export, *bone_names);
+                    let record = rig_one(path, &rel, output, settings, &networks);
                     if send.send(record).is_err() {
                         break;
                     }
@@ -187,8 +191,7 @@ fn rig_one(
     path: &Path,
     rel: &str,
     output: &Path,
-    request: &RigRequest,
-    export: &ExportOptions,
+    (request, export, bone_names): (&RigRequest, &ExportOptions, Option<rigkit::rig::BoneNames>),
     networks: &Result<Networks, rigkit::neural::NeuralError>,
 ) -> Record {
     let started = Instant::now();
@@ -202,6 +205,9 @@ fn rig_one(
                 || networks.as_ref().map_err(Clone::clone),
                 |_| {},
             ))?;
+            if let (Some(names), Some(skeleton)) = (bone_names, character.skeleton.as_mut()) {
+                rigkit::rig::rename_humanoid(skeleton, names);
+            }
             let glb = export_glb(&character, export)?;
             let target = output.join(&out_rel);
             if let Some(parent) = target.parent() {
