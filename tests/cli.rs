@@ -201,14 +201,18 @@ fn the_neural_method_skins_and_quantize_refuses_a_bad_record() {
     std::fs::create_dir_all(&dir).unwrap();
     let fox = data("eval/Fox.glb");
     let out = dir.join("fox-neural.glb");
-    let (ok, stdout, stderr) = rigkit(&[
-        "skin".as_ref(),
-        fox.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-        "--method".as_ref(),
-        "neural".as_ref(),
-    ]);
+    // `rigkit skin` of the fox with these options.
+    let skin_fox = |options: &[&str]| {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "skin".as_ref(),
+            fox.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ];
+        args.extend(options.iter().map(std::ffi::OsStr::new));
+        rigkit(&args)
+    };
+    let (ok, stdout, stderr) = skin_fox(&["--method", "neural"]);
     assert!(ok, "{stderr}");
     assert!(
         stdout.contains("1728 vertices skinned to 24 joints"),
@@ -218,25 +222,9 @@ fn the_neural_method_skins_and_quantize_refuses_a_bad_record() {
     assert!(ok && info.contains("joints:           24"), "{info}");
     // The head reads geometric weights at its training resolution: another one is refused
     // (the default method is the head), and taken with the geometric method.
-    let (ok, _, err) = rigkit(&[
-        "skin".as_ref(),
-        fox.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-        "--resolution".as_ref(),
-        "64".as_ref(),
-    ]);
+    let (ok, _, err) = skin_fox(&["--resolution", "64"]);
     assert!(!ok && err.contains("--method geometric"), "{err}");
-    let (ok, _, err) = rigkit(&[
-        "skin".as_ref(),
-        fox.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-        "--resolution".as_ref(),
-        "64".as_ref(),
-        "--method".as_ref(),
-        "geometric".as_ref(),
-    ]);
+    let (ok, _, err) = skin_fox(&["--resolution", "64", "--method", "geometric"]);
     assert!(ok, "{err}");
     // An unknown method names the ones there are.
     let (ok, _, err) = rigkit(&[

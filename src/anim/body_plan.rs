@@ -108,29 +108,22 @@ impl BodyPlan {
             let apart = Vec3::new(f.x - t.x, 0.0, f.z - t.z).length();
             drop > 0.0 && apart < drop.max(0.1 * size)
         };
-        let owner: Vec<Option<usize>> = (0..n)
-            .map(|f| {
-                if !(off_body(f) && children[f].is_empty()) {
-                    return None;
-                }
-                tips.iter()
-                    .copied()
-                    .filter(|&t| t != f)
-                    .min_by(|&a, &b| pos(a).distance(pos(f)).total_cmp(&pos(b).distance(pos(f))))
-                    .filter(|&t| stands_in(f, t))
-            })
-            .collect();
-        let foot_of = |c: &Chain| -> Option<JointId> {
-            let tip = c[c.len() - 1].index();
-            (0..n)
-                .filter(|&f| owner[f] == Some(tip))
-                .min_by(|&a, &b| {
-                    pos(a)
-                        .distance(pos(tip))
-                        .total_cmp(&pos(b).distance(pos(tip)))
-                })
-                .map(|f| JointId(f as u32))
-        };
+        // Per tip, its foot: the nearest target for which it is the nearest tip.
+        let mut foot: Vec<Option<usize>> = vec![None; n];
+        for f in (0..n).filter(|&f| off_body(f) && children[f].is_empty()) {
+            let nearest = tips
+                .iter()
+                .copied()
+                .filter(|&t| t != f)
+                .min_by(|&a, &b| pos(a).distance(pos(f)).total_cmp(&pos(b).distance(pos(f))));
+            let Some(t) = nearest.filter(|&t| stands_in(f, t)) else {
+                continue;
+            };
+            if foot[t].is_none_or(|g| pos(f).distance(pos(t)) < pos(g).distance(pos(t))) {
+                foot[t] = Some(f);
+            }
+        }
+        let foot_of = |c: &Chain| foot[c[c.len() - 1].index()].map(|f| JointId(f as u32));
         let reach = |c: &Chain| {
             let start = c[0].index();
             foot_of(c).map_or(lowest[start], |f| lowest[start].min(pos(f.index()).y))
@@ -143,8 +136,7 @@ impl BodyPlan {
             .fold(f32::INFINITY, f32::min)
             .min(hi.y);
         let height = hi.y - lo_y;
-        let lo = Vec3::new(lo.x, lo_y, lo.z);
-        let ground = lo.y + 0.1 * height;
+        let ground = lo_y + 0.1 * height;
         // Names, where the rig has them, say what a drooping chain is.
         let named = |c: &Chain, words: &[&str]| {
             c.iter().any(|j| {

@@ -64,13 +64,7 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
             "--template" => template = value("--template")?,
             "--method" => methods = value("--method")?.parse()?,
             "--max-influences" => {
-                export.max_influences = match value("--max-influences")?.as_str() {
-                    "4" => 4,
-                    "8" => 8,
-                    other => {
-                        return Err(format!("--max-influences: '{other}' is not 4 or 8").into());
-                    }
-                }
+                export.max_influences = super::rig::influences(&value("--max-influences")?)?;
             }
             "--retry-errors" => retry_errors = true,
             "--bone-names" => bone_names = Some(value("--bone-names")?.parse()?),
@@ -96,17 +90,20 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
         p.extension()
             .is_some_and(|e| INPUTS.contains(&e.to_string_lossy().to_ascii_lowercase().as_str()))
     })?;
-    let relative = |p: &Path| p.strip_prefix(&input).unwrap_or(p).display().to_string();
-    let todo: Vec<PathBuf> = files
+    // Each input with its path relative to IN_DIR, the key of its record.
+    let todo: Vec<(PathBuf, String)> = files
         .iter()
-        .filter(|p| match done.get(&relative(p)) {
+        .map(|p| {
+            let rel = p.strip_prefix(&input).unwrap_or(p).display().to_string();
+            (p.clone(), rel)
+        })
+        .filter(|(_, rel)| match done.get(rel) {
             Some(r) if r.status == "ok" => {
                 !r.output.as_ref().is_some_and(|o| output.join(o).is_file())
             }
             Some(_) => retry_errors,
             None => true,
         })
-        .cloned()
         .collect();
     let skipped = files.len() - todo.len();
     eprintln!(
@@ -134,20 +131,17 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
             let send = send.clone();
             let (todo, next, request, export) = (&todo, &next, &request, &export);
             let bone_names = &bone_names;
-            let (input, output) = (&input, &output);
+            let output = &output;
             scope.spawn(move || {
                 // One copy of the networks per worker, loaded once.
                 let networks = Networks::bundled(&cpu_device());
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = todo.get(i) else { break };
-                    let rel = path
-                        .strip_prefix(input)
-                        .unwrap_or(path)
-                        .display()
-                        .to_string();
+                    let Some((path, rel)) = todo.get(i) else {
+                        break;
+                    };
                     let settings = (request, export, *bone_names);
-                    let record = rig_one(path, &rel, output, settings, &networks);
+                    let record = rig_one(path, rel, output, settings, &networks);
                     if send.send(record).is_err() {
                         break;
                     }

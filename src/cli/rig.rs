@@ -148,7 +148,7 @@ fn skeleton_source(template: &str) -> Result<rigkit::skeleton::SkeletonSource, C
 }
 
 /// The value of `--max-influences`: 4 or 8, what glTF's `JOINTS_n` sets hold.
-fn influences(value: &str) -> Result<usize, CliError> {
+pub(super) fn influences(value: &str) -> Result<usize, CliError> {
     match value {
         "4" => Ok(4),
         "8" => Ok(8),

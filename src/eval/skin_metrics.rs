@@ -47,7 +47,7 @@ pub fn skin_metrics(
     let (mut with_prediction, mut with_truth) = (0usize, 0usize);
     for v in 0..n {
         let (p, t) = (all(predicted, v), all(truth, v));
-        l1 += f64::from(vertex_l1(predicted, truth, v));
+        l1 += f64::from(vertex_l1(&p, &t));
         let strong = |set: &[Influence]| -> Vec<_> {
             set.iter()
                 .filter(|i| i.weight > INFLUENTIAL)
@@ -75,19 +75,16 @@ pub fn skin_metrics(
     }
 }
 
-/// Σ_joints |w − w_truth| at vertex `v`.
-fn vertex_l1(predicted: &SkinWeights, truth: &SkinWeights, v: usize) -> f32 {
-    let (p, t) = (
-        top_influences(predicted.influences(v), usize::MAX),
-        top_influences(truth.influences(v), usize::MAX),
-    );
+/// Σ_joints |w − w_truth| of one vertex's influences `p` against the artist's `t` (each as
+/// [`top_influences`] gives them).
+fn vertex_l1(p: &[Influence], t: &[Influence]) -> f32 {
     let weight = |set: &[Influence], j| set.iter().find(|i| i.joint == j).map_or(0.0, |i| i.weight);
     let mut seen = Vec::new();
     let mut diff = 0.0f32;
-    for j in p.iter().chain(&t).map(|i| i.joint) {
+    for j in p.iter().chain(t).map(|i| i.joint) {
         if !seen.contains(&j) {
             seen.push(j);
-            diff += (weight(&p, j) - weight(&t, j)).abs();
+            diff += (weight(p, j) - weight(t, j)).abs();
         }
     }
     diff
@@ -177,8 +174,7 @@ pub fn top_joint_confusion(
     truth: &SkinWeights,
     vertices: usize,
 ) -> TopJointConfusion {
-    let strongest =
-        |w: &SkinWeights, v: usize| top_influences(w.influences(v), 1).first().map(|i| i.joint);
+    let all = |w: &SkinWeights, v: usize| top_influences(w.influences(v), usize::MAX);
     let parent = |j: JointId| skeleton.joint(j).and_then(|j| j.parent);
     let is_ancestor = |a: JointId, mut of: JointId| {
         while let Some(p) = parent(of) {
@@ -193,8 +189,11 @@ pub fn top_joint_confusion(
     let (mut same_n, mut l1_same, mut l1_differs) = (0usize, 0.0f64, 0.0f64);
     let mut pairs = std::collections::BTreeMap::new();
     for v in 0..vertices {
-        let l1 = vertex_l1(predicted, truth, v);
-        let (Some(ours), Some(theirs)) = (strongest(predicted, v), strongest(truth, v)) else {
+        let (p, t) = (all(predicted, v), all(truth, v));
+        let l1 = vertex_l1(&p, &t);
+        // Strongest first.
+        let (Some(ours), Some(theirs)) = (p.first().map(|i| i.joint), t.first().map(|i| i.joint))
+        else {
             continue;
         };
         let slot = if ours == theirs {

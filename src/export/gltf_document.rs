@@ -9,7 +9,7 @@ use super::animation::animation_documents;
 use super::glb_container;
 use crate::Character;
 use crate::anim::Transform;
-use crate::mesh::{AlphaMode, Material, Mesh};
+use crate::mesh::{AlphaMode, Material, MorphTarget};
 use crate::rig::top_influences;
 use crate::rig::{Influence, JointId, Skeleton, SkinWeights};
 
@@ -118,11 +118,15 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     let position = buffers.push_vec3(&mesh.positions, true);
     let normal = buffers.push_vec3(&mesh.normals, false);
     let mut attributes = json!({ "POSITION": position, "NORMAL": normal });
-    // Morph targets as the input carried them (position offsets; viewers keep the normals).
-    let targets: Vec<Value> = mesh
+    // Morph targets as the input carried them (position offsets; viewers keep the normals);
+    // one whose offsets no longer match the vertices is not written.
+    let morphs: Vec<&MorphTarget> = mesh
         .morph_targets
         .iter()
         .filter(|t| t.offsets.len() == mesh.positions.len())
+        .collect();
+    let targets: Vec<Value> = morphs
+        .iter()
         .map(|t| json!({ "POSITION": buffers.push_vec3(&t.offsets, true) }))
         .collect();
     if mesh.uvs.len() == mesh.positions.len() {
@@ -254,7 +258,7 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         "scene": 0,
         "scenes": [{ "name": name, "nodes": scene_nodes }],
         "nodes": nodes,
-        "meshes": [mesh_document(name, mesh, primitives, targets.len())],
+        "meshes": [mesh_document(name, primitives, &morphs)],
         "materials": materials,
         "accessors": buffers.accessors,
         "bufferViews": buffers.views,
@@ -276,16 +280,12 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
 }
 
 /// The glTF mesh: its primitives and, with morph targets, their rest weights and names.
-fn mesh_document(name: &str, mesh: &Mesh, primitives: Vec<Value>, targets: usize) -> Value {
+fn mesh_document(name: &str, primitives: Vec<Value>, morphs: &[&MorphTarget]) -> Value {
     let mut document = json!({ "name": name, "primitives": primitives });
-    if targets > 0 {
-        let kept = mesh
-            .morph_targets
-            .iter()
-            .filter(|t| t.offsets.len() == mesh.positions.len());
-        document["weights"] = json!(kept.clone().map(|t| t.weight).collect::<Vec<_>>());
+    if !morphs.is_empty() {
+        document["weights"] = json!(morphs.iter().map(|t| t.weight).collect::<Vec<_>>());
         document["extras"] =
-            json!({ "targetNames": kept.map(|t| t.name.as_str()).collect::<Vec<_>>() });
+            json!({ "targetNames": morphs.iter().map(|t| t.name.as_str()).collect::<Vec<_>>() });
     }
     document
 }

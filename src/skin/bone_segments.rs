@@ -147,7 +147,6 @@ fn shadows_another_joint(skeleton: &Skeleton, i: usize) -> bool {
 /// from 0.84 to 0.70 on robots of separate parts and from 0.47 to 0.39 on humans.)
 pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
     let deforms = deforming_joints(skeleton);
-    let axis = bone_axis(skeleton, &deforms);
     let n = skeleton.joints.len();
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
     for bone in skeleton.bones() {
@@ -155,6 +154,7 @@ pub fn bone_segments(skeleton: &Skeleton) -> Vec<BoneSegment> {
             children[bone.parent.index()].push(bone.child.index());
         }
     }
+    let axis = bone_axis(skeleton, &children);
     let mut segments = Vec::new();
     for (i, kids) in children.iter().enumerate() {
         if kids.is_empty() || !deforms[i] {
@@ -230,17 +230,8 @@ const AXIS_AGREEMENT: f32 = 0.8;
 /// The joint-local axis this rig's bones point along, if it has one: Blender's joints point
 /// +Y at their tails (so do most rigs exported from it), other tools ±X. Found from the
 /// joints with one child: most must point at it along the same axis. Generated skeletons,
-/// whose joints are not turned, have none.
-fn bone_axis(skeleton: &Skeleton, deforms: &[bool]) -> Option<Vec3> {
-    let n = skeleton.joints.len();
-    let mut only_child: Vec<Option<usize>> = vec![None; n];
-    let mut count = vec![0usize; n];
-    for bone in skeleton.bones() {
-        if deforms[bone.child.index()] {
-            count[bone.parent.index()] += 1;
-            only_child[bone.parent.index()] = Some(bone.child.index());
-        }
-    }
+/// whose joints are not turned, have none. `children` holds each joint's deforming children.
+fn bone_axis(skeleton: &Skeleton, children: &[Vec<usize>]) -> Option<Vec3> {
     let axes = [
         Vec3::X,
         Vec3::Y,
@@ -251,11 +242,10 @@ fn bone_axis(skeleton: &Skeleton, deforms: &[bool]) -> Option<Vec3> {
     ];
     let mut votes = [0usize; 6];
     let mut total = 0usize;
-    for i in 0..n {
-        let Some(c) = only_child[i].filter(|_| count[i] == 1) else {
+    for (joint, kids) in skeleton.joints.iter().zip(children) {
+        let &[c] = kids.as_slice() else {
             continue;
         };
-        let joint = &skeleton.joints[i];
         let d = skeleton.joints[c].position() - joint.position();
         if d.length_squared() <= COINCIDENT * COINCIDENT {
             continue;

@@ -7,7 +7,6 @@ use gltf::Primitive;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Mode;
 
-use super::skin::rest_pose;
 use super::{Binding, SceneReader};
 use crate::io::{ImportError, accessor_check};
 use crate::mesh::{Mesh, MorphTarget};
@@ -115,7 +114,7 @@ impl SceneReader<'_> {
                     binding,
                     &local,
                     (gltf_mesh, slots),
-                    (base as usize, &skin_of(skin, base as usize, local.len())),
+                    (base as usize, skin),
                     mesh,
                 )?;
                 shared.insert(key, base);
@@ -164,11 +163,7 @@ impl SceneReader<'_> {
                 .resize(mesh.positions.len() + count, glam::Vec2::ZERO);
         }
         for (p, vertex_influences) in local.iter().zip(&influences) {
-            let world = match binding {
-                Binding::Rigid { world, .. } => world.transform_point3(*p),
-                Binding::Skinned(matrices) => rest_pose(*p, vertex_influences, matrices),
-            };
-            mesh.positions.push(world);
+            mesh.positions.push(binding.place(*p, vertex_influences));
             skin.push_vertex(vertex_influences.iter().copied());
         }
         Ok(dropped)
@@ -184,7 +179,7 @@ impl SceneReader<'_> {
         binding: &Binding,
         local: &[Vec3],
         (gltf_mesh, slots): (&gltf::Mesh<'_>, &mut TargetSlots),
-        (first_vertex, influences): (usize, &[Vec<Influence>]),
+        (first_vertex, skin): (usize, &SkinWeights),
         mesh: &mut Mesh,
     ) -> Result<(), ImportError> {
         let bad = |r: String| self.bad(place, r);
@@ -241,16 +236,14 @@ impl SceneReader<'_> {
                     mesh.morph_targets.len() - 1
                 }
             };
-            let pose = |p: Vec3, k: usize| match binding {
-                Binding::Rigid { world, .. } => world.transform_point3(p),
-                Binding::Skinned(matrices) => rest_pose(p, &influences[k], matrices),
-            };
             let target = &mut mesh.morph_targets[slot];
             target.offsets.resize(first_vertex, Vec3::ZERO);
             for (k, (p, d)) in local.iter().zip(offsets).enumerate() {
                 let d = Vec3::from_array(d);
                 let d = if d.is_finite() { d } else { Vec3::ZERO };
-                target.offsets.push(pose(*p + d, k) - pose(*p, k));
+                let v = first_vertex + k;
+                let shaped = binding.place(*p + d, skin.influences(v));
+                target.offsets.push(shaped - mesh.positions[v]);
             }
         }
         Ok(())
@@ -288,14 +281,6 @@ impl SceneReader<'_> {
                 .collect()
         }))
     }
-}
-
-/// The influences of `count` vertices from `first` on, as [`SceneReader::append_vertices`]
-/// stored them.
-fn skin_of(skin: &SkinWeights, first: usize, count: usize) -> Vec<Vec<Influence>> {
-    (first..first + count)
-        .map(|v| skin.influences(v).to_vec())
-        .collect()
 }
 
 /// A glTF mesh's `extras.targetNames`, the de-facto place for morph target names.

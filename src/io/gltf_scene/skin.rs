@@ -182,6 +182,16 @@ pub(super) enum Binding {
     Rigid { world: Mat4, joint: Option<JointId> },
 }
 
+impl Binding {
+    /// Where a vertex at `p` in the primitive's space, moved by `influences`, is in world space.
+    pub(super) fn place(&self, p: Vec3, influences: &[Influence]) -> Vec3 {
+        match self {
+            Binding::Rigid { world, .. } => world.transform_point3(p),
+            Binding::Skinned(matrices) => rest_pose(p, influences, matrices),
+        }
+    }
+}
+
 /// Linear blend skinning of one vertex at the nodes' default pose. Weights are normalised here
 /// (files in the wild do not always sum to 1); a vertex with no usable weight stays where it is.
 pub(super) fn rest_pose(p: Vec3, influences: &[Influence], matrices: &[(JointId, Mat4)]) -> Vec3 {
