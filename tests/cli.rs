@@ -21,6 +21,13 @@ fn rigkit(args: &[&std::ffi::OsStr]) -> (bool, String, String) {
     )
 }
 
+/// `rigkit` with `head` (paths and words) followed by the options `tail`.
+fn rigkit_with(head: &[&std::ffi::OsStr], tail: &[&str]) -> (bool, String, String) {
+    let mut args = head.to_vec();
+    args.extend(tail.iter().map(std::ffi::OsStr::new));
+    rigkit(&args)
+}
+
 /// `rigkit info F | head -1`: the reader goes away before the output is written, and the
 /// command ends quietly and successfully instead of panicking on the closed pipe.
 #[test]
@@ -203,14 +210,15 @@ fn the_neural_method_skins_and_quantize_refuses_a_bad_record() {
     let out = dir.join("fox-neural.glb");
     // `rigkit skin` of the fox with these options.
     let skin_fox = |options: &[&str]| {
-        let mut args: Vec<&std::ffi::OsStr> = vec![
-            "skin".as_ref(),
-            fox.as_os_str(),
-            "-o".as_ref(),
-            out.as_os_str(),
-        ];
-        args.extend(options.iter().map(std::ffi::OsStr::new));
-        rigkit(&args)
+        rigkit_with(
+            &[
+                "skin".as_ref(),
+                fox.as_os_str(),
+                "-o".as_ref(),
+                out.as_os_str(),
+            ],
+            options,
+        )
     };
     let (ok, stdout, stderr) = skin_fox(&["--method", "neural"]);
     assert!(ok, "{stderr}");
@@ -400,11 +408,8 @@ fn batch_rigs_a_folder_and_resumes_without_doing_anything_twice() {
     let bytes = std::fs::read(&snake).unwrap();
     std::fs::write(input.join("enemies/cut.glb"), &bytes[..bytes.len() / 3]).unwrap();
     std::fs::write(input.join("notes.txt"), "not an asset").unwrap();
-    let batch = |extra: &[&str]| {
-        let mut args: Vec<&std::ffi::OsStr> = vec!["batch".as_ref(), input.as_ref(), out.as_ref()];
-        args.extend(extra.iter().map(std::ffi::OsStr::new));
-        rigkit(&args)
-    };
+    let batch =
+        |extra: &[&str]| rigkit_with(&["batch".as_ref(), input.as_ref(), out.as_ref()], extra);
     let (ok, stdout, stderr) = batch(&["--jobs", "2"]);
     assert!(ok, "{stderr}");
     assert!(
