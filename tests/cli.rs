@@ -482,5 +482,14 @@ fn batch_rigs_a_folder_and_resumes_without_doing_anything_twice() {
     after.dedup_by(|a, b| a.0 == b.0);
     assert_eq!(after, as_owned(&expected));
     assert!(out.join("Fox.glb").is_file());
+    // A folder that is not there, and a bad job count, are refused by name.
+    let missing = root.join("nowhere");
+    let (ok, _, err) = rigkit_with(&["batch".as_ref(), missing.as_ref(), out.as_ref()], &[]);
+    assert!(
+        !ok && err.contains("nowhere") && err.contains("not a folder"),
+        "{err}"
+    );
+    let (ok, _, err) = batch(&["--jobs", "0"]);
+    assert!(!ok && err.contains("--jobs"), "{err}");
     let _ = std::fs::remove_dir_all(&root);
 }

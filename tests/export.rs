@@ -423,3 +423,54 @@ fn morph_targets_survive_rigging_export_and_subdivision() {
         assert!(b.offsets[n].distance(halfway) < 1e-6);
     }
 }
+
+/// `glb`'s JSON chunk changed by `edit`, packed again with the same binary chunk.
+fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut document: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    edit(&mut document);
+    let mut json = serde_json::to_vec(&document).unwrap();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let rest = &glb[20 + json_len..];
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&((20 + json.len() + rest.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(rest);
+    out
+}
+
+#[test]
+fn broken_morph_targets_are_refused_by_name() {
+    let glb = export_glb(&load("eval/RobotExpressive.glb"), &ExportOptions::default()).unwrap();
+    // A target that moves fewer vertices than its primitive has.
+    let short = edit_glb(&glb, |d| {
+        let target = d["meshes"][0]["primitives"][0]["targets"][0]["POSITION"]
+            .as_u64()
+            .unwrap() as usize;
+        let count = d["accessors"][target]["count"].as_u64().unwrap();
+        d["accessors"][target]["count"] = serde_json::json!(count - 1);
+    });
+    let err = import(&short, "short.glb", &Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("morph target 0 moves"), "{err}");
+    // More targets than a character may carry.
+    let many = edit_glb(&glb, |d| {
+        let first = d["meshes"][0]["primitives"][0]["targets"][0].clone();
+        let targets = serde_json::json!(vec![first; 257]);
+        for p in d["meshes"][0]["primitives"].as_array_mut().unwrap() {
+            p["targets"] = targets.clone();
+        }
+        d["meshes"][0]["weights"] = serde_json::json!(vec![0.0; 257]);
+    });
+    let err = import(&many, "many.glb", &Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("morph targets"), "{err}");
+}
