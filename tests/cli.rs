@@ -493,3 +493,39 @@ fn batch_rigs_a_folder_and_resumes_without_doing_anything_twice() {
     assert!(!ok && err.contains("--jobs"), "{err}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `eval --errors` scores the automatic skeleton against the artist's and says where the error
+/// comes from: the artist's joints farthest from ours, and ours farthest from theirs.
+#[test]
+fn eval_reports_the_skeleton_and_where_its_error_comes_from() {
+    let dir = std::env::temp_dir().join(format!("rigkit-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(data("eval/Fox.glb"), dir.join("Fox.glb")).unwrap();
+    let report = dir.join("report.json");
+    let (ok, stdout, err) = rigkit_with(
+        &[
+            "eval".as_ref(),
+            dir.as_os_str(),
+            "--json".as_ref(),
+            report.as_os_str(),
+        ],
+        &["--errors"],
+    );
+    assert!(ok, "{err}");
+    assert!(
+        stdout.contains("Fox.glb: artist's joints farthest from the other skeleton's: ")
+            && stdout.contains("Fox.glb: ours joints farthest from the other skeleton's: "),
+        "{stdout}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let row = &json["rows"][0];
+    // The fox's rig has no IK controls: every joint is scored, and both numbers agree.
+    assert_eq!(row["rig_joints"], 24, "{row}");
+    let (rig, all) = (
+        row["cd_j2j"].as_f64().unwrap(),
+        row["cd_j2j_all"].as_f64().unwrap(),
+    );
+    assert!(rig > 0.5 && rig < 8.0 && (rig - all).abs() < 1e-6, "{row}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

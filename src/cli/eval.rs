@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use rigkit::Character;
 use rigkit::compute::cpu_device;
-use rigkit::eval::{SkinMetrics, skeleton_metrics, skin_metrics, top_joint_confusion};
+use rigkit::eval::{
+    SkinMetrics, skeleton_metrics, skin_metrics, top_joint_confusion, without_controls,
+};
 use rigkit::neural::{JointNetConfig, Networks, SkinNetConfig, load_network};
 use rigkit::pipeline::Method;
 use rigkit::rig::{Influence, JointId, SkinWeights};
@@ -34,8 +36,15 @@ struct Row {
     /// of the longest side); absent when scoring weights from files.
     #[serde(default)]
     auto_joints: usize,
+    /// The artist's joints without controls.
+    #[serde(default)]
+    rig_joints: usize,
+    /// Against the artist's skeleton without its controls ([`without_controls`]).
     #[serde(default)]
     cd_j2j: f32,
+    /// CD-J2J against every joint of the artist's file, controls included.
+    #[serde(default)]
+    cd_j2j_all: f32,
     #[serde(default)]
     cd_j2b: f32,
     #[serde(default)]
@@ -82,6 +91,15 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
                 }
             }
             "--resolution" => options.resolution = parse(&value("--resolution")?)?,
+            "--bone-length" => {
+                skeleton_options.chains.bone_length = parse(&value("--bone-length")?)?;
+            }
+            "--min-branch" => {
+                skeleton_options.chains.min_branch = parse(&value("--min-branch")?)?;
+            }
+            "--shell-width" => {
+                skeleton_options.shell_width = parse(&value("--shell-width")?)?;
+            }
             "--skeleton-resolution" => {
                 skeleton_options.resolution = parse(&value("--skeleton-resolution")?)?;
             }
@@ -172,7 +190,7 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
                 );
             }
         }
-        let mut row = row(rel, &character, &m, seconds);
+        let mut row = row(rel.clone(), &character, &m, seconds);
         if weights_from.is_none() {
             let started = Instant::now();
             let mut auto = auto_skeleton(&character.mesh, &skeleton_options)?;
@@ -180,9 +198,29 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
                 auto = n.refine_skeleton(&character.mesh, &auto)?;
             }
             row.skeleton_seconds = started.elapsed().as_secs_f32();
-            let k = skeleton_metrics(&auto, skeleton, &character.mesh.bounds());
+            let bounds = character.mesh.bounds();
+            let k = skeleton_metrics(
+                &without_controls(&auto),
+                &without_controls(skeleton),
+                &bounds,
+            );
             (row.auto_joints, row.cd_j2j, row.cd_j2b, row.cd_b2b) =
                 (auto.joints.len(), k.cd_j2j, k.cd_j2b, k.cd_b2b);
+            let rig = without_controls(skeleton);
+            row.rig_joints = rig.joints.len();
+            if errors {
+                let ours = without_controls(&auto);
+                for (label, from, to) in [("artist's", &rig, &ours), ("ours", &ours, &rig)] {
+                    let far = farthest_joints(from, to, &bounds, 6);
+                    let list: Vec<String> =
+                        far.iter().map(|(n, d)| format!("{n} {d:.1}")).collect();
+                    out!(
+                        "{rel}: {label} joints farthest from the other skeleton's: {}",
+                        list.join(", ")
+                    );
+                }
+            }
+            row.cd_j2j_all = skeleton_metrics(&auto, skeleton, &bounds).cd_j2j;
         }
         rows.push(row);
     }
@@ -218,6 +256,32 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
         std::fs::write(&out, text).map_err(|e| format!("cannot write '{out}': {e}"))?;
     }
     Ok(())
+}
+
+/// The `count` joints of `from` farthest from any joint of `to`, with that distance
+/// (×10⁻² of the longest side), farthest first.
+fn farthest_joints(
+    from: &rigkit::rig::Skeleton,
+    to: &rigkit::rig::Skeleton,
+    bounds: &rigkit::mesh::Aabb,
+    count: usize,
+) -> Vec<(String, f32)> {
+    let scale = 100.0 / bounds.longest_side().max(f32::MIN_POSITIVE);
+    let mut far: Vec<(String, f32)> = from
+        .joints
+        .iter()
+        .map(|j| {
+            let d = to
+                .joints
+                .iter()
+                .map(|k| k.position().distance(j.position()))
+                .fold(f32::INFINITY, f32::min);
+            (j.name.clone(), d * scale)
+        })
+        .collect();
+    far.sort_by(|a, b| b.1.total_cmp(&a.1));
+    far.truncate(count);
+    far
 }
 
 fn parse<T: std::str::FromStr>(value: &str) -> Result<T, CliError> {
@@ -311,7 +375,9 @@ fn row(file: String, c: &Character, m: &SkinMetrics, seconds: f32) -> Row {
         deformation: m.deformation,
         seconds,
         auto_joints: 0,
+        rig_joints: 0,
         cd_j2j: 0.0,
+        cd_j2j_all: 0.0,
         cd_j2b: 0.0,
         cd_b2b: 0.0,
         skeleton_seconds: 0.0,
@@ -331,7 +397,9 @@ fn mean(rows: &[Row]) -> Row {
         deformation: avg(|r| r.deformation),
         seconds: avg(|r| r.seconds),
         auto_joints: rows.iter().map(|r| r.auto_joints).sum::<usize>() / rows.len().max(1),
+        rig_joints: rows.iter().map(|r| r.rig_joints).sum::<usize>() / rows.len().max(1),
         cd_j2j: avg(|r| r.cd_j2j),
+        cd_j2j_all: avg(|r| r.cd_j2j_all),
         cd_j2b: avg(|r| r.cd_j2b),
         cd_b2b: avg(|r| r.cd_b2b),
         skeleton_seconds: avg(|r| r.skeleton_seconds),
@@ -370,29 +438,36 @@ fn print_table(report: &Report) {
     if report.rows.iter().all(|r| r.auto_joints == 0) {
         return;
     }
-    out!("\nautomatic skeleton against the artist's (chamfer distances ×10⁻², longest side = 1)");
     out!(
-        "{:<44} {:>6} {:>6} {:>8} {:>8} {:>8} {:>7}",
+        "\nautomatic skeleton against the artist's without its controls (chamfer distances ×10⁻², longest side = 1)"
+    );
+    out!(
+        "{:<44} {:>6} {:>6} {:>8} {:>8} {:>8} {:>8} {:>7}",
         "file",
         "joints",
         "auto",
         "CD-J2J",
         "CD-J2B",
         "CD-B2B",
+        "J2J all",
         "s"
     );
     for r in report.rows.iter().chain([&report.mean]) {
         out!(
-            "{:<44} {:>6} {:>6} {:>8.3} {:>8.3} {:>8.3} {:>7.3}",
+            "{:<44} {:>6} {:>6} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>7.3}",
             r.file,
-            r.joints,
+            r.rig_joints,
             r.auto_joints,
             r.cd_j2j,
             r.cd_j2b,
             r.cd_b2b,
+            r.cd_j2j_all,
             r.skeleton_seconds
         );
     }
+    out!(
+        "(joints: the artist's without controls — IK targets, pole vectors, stray leaves beside the root; J2J all: CD-J2J against every joint of the file)"
+    );
 }
 
 fn compare(a: &str, b: &str) -> Result<(), CliError> {

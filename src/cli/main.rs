@@ -70,16 +70,22 @@ USAGE:
                                   for its skeleton (legs, wings, tails found by shape)
     rigkit eval DIR [--method geometric|neural] [--json OUT.json] [--weights-from DIR2]
                     [--skin-model F.bpk] [--joint-model F.bpk] [--network-share S]
+                    [--errors]
                                   Re-skin every rig in DIR with its artist's skeleton and
                                   score it: L1, precision, recall, deformation error;
-                                  and the automatic skeleton: CD-J2J, CD-J2B, CD-B2B
+                                  and the automatic skeleton against the artist's without
+                                  its IK controls: CD-J2J, CD-J2B, CD-B2B (and CD-J2J
+                                  against every joint); --errors: where each error comes
+                                  from (strongest joints confused, farthest joints)
                                   (neural: the shipped models, or the records named;
                                   --network-share: how much of the skin weights the head
-                                  decides, the rest geometric, default 0.25;
+                                  decides, the rest geometric, default 0.2;
                                   skinner settings to compare: --resolution N,
                                   --skeleton-resolution N, --falloff F, --smoothing N,
                                   --no-heat, --rigid-share S: a separate piece one joint
-                                  holds this share of is bound to it alone, default 0.7)
+                                  holds this share of is bound to it alone, default 0.7;
+                                  skeleton settings: --bone-length L, --min-branch L
+                                  (shares of the longest side), --shell-width W (voxels))
     rigkit eval --compare A.json B.json
                                   Change between two eval reports
     rigkit dataset stats [SOURCE] [--data DIR]

@@ -4,5 +4,5 @@
 mod skeleton_metrics;
 mod skin_metrics;
 
-pub use skeleton_metrics::{SkeletonMetrics, skeleton_metrics};
+pub use skeleton_metrics::{SkeletonMetrics, skeleton_metrics, without_controls};
 pub use skin_metrics::{SkinMetrics, TopJointConfusion, skin_metrics, top_joint_confusion};

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::mesh::Aabb;
 use crate::rig::Skeleton;
+use crate::skin::deforming_joints;
 
 /// Spacing of the points sampled along bones for CD-B2B, in unit-box units.
 const BONE_SAMPLE: f32 = 0.005;
@@ -20,6 +21,14 @@ pub struct SkeletonMetrics {
     pub cd_j2j: f32,
     pub cd_j2b: f32,
     pub cd_b2b: f32,
+}
+
+/// `skeleton` without its controls (IK targets, pole vectors, stray leaves beside the root:
+/// [`deforming_joints`]): what a rigger predicts and the literature's datasets hold. An IK pole
+/// floats a body length in front of the knee; scoring a predicted skeleton against it
+/// measures nothing about the rig.
+pub fn without_controls(skeleton: &Skeleton) -> Skeleton {
+    skeleton.keeping(&deforming_joints(skeleton))
 }
 
 /// Compares `predicted` with `truth`, both in the frame of a mesh with bounds `bounds`.
@@ -139,5 +148,33 @@ mod tests {
         assert!((m.cd_j2j - 5.0).abs() < 1e-3, "{m:?}");
         assert!((m.cd_j2b - 5.0).abs() < 1e-3, "{m:?}");
         assert!((m.cd_b2b - 5.0).abs() < 1e-3, "{m:?}");
+    }
+
+    #[test]
+    fn an_ik_pole_in_front_of_the_knee_is_not_part_of_the_scored_skeleton() {
+        let bounds = Aabb {
+            min: Vec3::ZERO,
+            max: Vec3::new(1.0, 2.0, 1.0),
+        };
+        let leg = [
+            Vec3::new(0.5, 2.0, 0.5),
+            Vec3::new(0.5, 1.0, 0.6),
+            Vec3::new(0.5, 0.0, 0.5),
+        ];
+        let predicted = chain(&leg);
+        let mut artist = chain(&leg);
+        artist.joints.push(Joint {
+            name: "PoleTarget.L".into(),
+            parent: Some(JointId(0)),
+            world_bind: Mat4::from_translation(Vec3::new(0.5, 1.0, 3.0)),
+        });
+        let with_pole = skeleton_metrics(&predicted, &artist, &bounds);
+        assert!(with_pole.cd_j2j > 5.0, "{with_pole:?}");
+        let rig = without_controls(&artist);
+        assert_eq!(rig.joints.len(), 3);
+        assert_eq!(
+            skeleton_metrics(&predicted, &rig, &bounds),
+            SkeletonMetrics::default()
+        );
     }
 }

@@ -54,7 +54,6 @@ impl Skeleton {
         })
     }
 
-    /// Joint positions as a flat `x, y, z, …` array.
     /// Each joint's number of ancestors (0 for roots); parents come first, so one pass does.
     pub fn depths(&self) -> Vec<usize> {
         let mut depth: Vec<usize> = Vec::with_capacity(self.joints.len());
@@ -77,6 +76,29 @@ impl Skeleton {
         children
     }
 
+    /// The joints where `keep` is true, in order; a kept joint whose parent is dropped hangs
+    /// from its nearest kept ancestor (a root if there is none).
+    pub fn keeping(&self, keep: &[bool]) -> Skeleton {
+        let mut new_index: Vec<Option<JointId>> = Vec::with_capacity(self.joints.len());
+        let mut joints = Vec::new();
+        for (i, joint) in self.joints.iter().enumerate() {
+            // Parents come first, so a dropped parent already knows its kept ancestor.
+            let parent = joint
+                .parent
+                .and_then(|p| new_index.get(p.index()).copied().flatten());
+            if keep.get(i).copied().unwrap_or(true) {
+                new_index.push(Some(JointId(joints.len() as u32)));
+                joints.push(Joint {
+                    parent,
+                    ..joint.clone()
+                });
+            } else {
+                new_index.push(parent);
+            }
+        }
+        Skeleton { joints }
+    }
+
     /// Each joint's parent index, -1 for roots: the layout JS and Python read.
     pub fn parent_indices(&self) -> Vec<i32> {
         self.joints
@@ -90,6 +112,7 @@ impl Skeleton {
         self.joints.iter().map(|j| j.name.clone()).collect()
     }
 
+    /// Joint positions as a flat `x, y, z, …` array.
     pub fn flat_positions(&self) -> Vec<f32> {
         self.joints
             .iter()
@@ -121,5 +144,31 @@ mod tests {
             }]
         );
         assert_eq!(s.flat_positions(), vec![0.0, 1.0, 0.0, 0.0, 1.2, 0.0]);
+    }
+
+    #[test]
+    fn keeping_hangs_a_dropped_joints_children_from_its_kept_ancestor() {
+        let joint = |name: &str, parent: Option<u32>| Joint {
+            name: name.into(),
+            parent: parent.map(JointId),
+            world_bind: Mat4::IDENTITY,
+        };
+        let s = Skeleton {
+            joints: vec![
+                joint("root", None),
+                joint("ik_group", Some(0)),
+                joint("hips", Some(1)),
+                joint("pole", Some(0)),
+                joint("spine", Some(2)),
+            ],
+        };
+        let kept = s.keeping(&[true, false, true, false, true]);
+        assert_eq!(kept.names(), vec!["root", "hips", "spine"]);
+        assert_eq!(kept.parent_indices(), vec![-1, 0, 1]);
+        // Dropping a root leaves its children as roots.
+        assert_eq!(
+            s.keeping(&[false, true, true, true, true]).parent_indices(),
+            vec![-1, 0, -1, 1]
+        );
     }
 }

@@ -10,7 +10,7 @@ use super::corpus::{CorpusPlan, examples};
 use super::run::{LogEntry, TrainOptions, train};
 use crate::Character;
 use crate::compute::cpu_device;
-use crate::eval::skeleton_metrics;
+use crate::eval::{skeleton_metrics, without_controls};
 use crate::mesh::Aabb;
 use crate::neural::{JointInputs, JointNet, JointTensors, MAX_JOINT_MOVE, moved_skeleton};
 use crate::rig::Skeleton;
@@ -32,7 +32,8 @@ pub struct JointExample {
 
 /// The example of one rigged character; `None` when the geometric rigger fails on it.
 pub fn joint_example(name: &str, character: &Character) -> Option<JointExample> {
-    let truth = character.skeleton.as_ref()?;
+    // Scored and learned against the joints a rigger predicts: IK poles and targets are not.
+    let truth = without_controls(character.skeleton.as_ref()?);
     let proposed = auto_skeleton(&character.mesh, &AutoOptions::default()).ok()?;
     let inputs = JointInputs::new(&character.mesh, &proposed).ok()?;
     let unit = inputs.shape.unit_box;
@@ -59,7 +60,7 @@ pub fn joint_example(name: &str, character: &Character) -> Option<JointExample> 
         inputs,
         target,
         proposed,
-        truth: truth.clone(),
+        truth,
         bounds: character.mesh.bounds(),
         mesh: character.mesh.clone(),
     })
