@@ -279,3 +279,189 @@ fn sparse_accessors_replace_the_elements_they_name() {
     let error = import_files(&files, &Limits::default()).unwrap_err();
     assert!(error.to_string().contains("runs past"), "{error}");
 }
+
+/// A character Blender 4.5 exported as binary FBX (7.4, compressed arrays, `tests/blender/
+/// to_fbx.py`) reads as the GLB it was made from: the same surface, skeleton, bind pose and
+/// skin weights, in the same frame.
+#[test]
+fn fbx_from_blender_reads_like_the_gltf_it_was_made_from() {
+    let fbx = import(
+        &common::read("fbx/human-zombie.fbx"),
+        "human-zombie.fbx",
+        &Limits::default(),
+    )
+    .unwrap();
+    let glb = load("train/mesh2motion-variations/human-zombie.glb");
+    assert_eq!(fbx.mesh.vertex_count(), glb.mesh.vertex_count());
+    assert_eq!(fbx.mesh.triangles.len(), glb.mesh.triangles.len());
+    let (a, b) = (fbx.mesh.bounds(), glb.mesh.bounds());
+    assert!(
+        a.min.distance(b.min) < 1e-4 && a.max.distance(b.max) < 1e-4,
+        "{a:?} {b:?}"
+    );
+    let (sf, sg) = (
+        fbx.skeleton.as_ref().unwrap(),
+        glb.skeleton.as_ref().unwrap(),
+    );
+    assert_eq!(sf.joints.len(), sg.joints.len());
+    for j in &sf.joints {
+        let k = sg.joints.iter().find(|k| k.name == j.name).unwrap();
+        assert!(j.position().distance(k.position()) < 1e-4, "{}", j.name);
+        let parent = |s: &rigkit::rig::Skeleton, p: Option<rigkit::rig::JointId>| {
+            p.and_then(|p| s.joint(p)).map(|p| p.name.clone())
+        };
+        assert_eq!(parent(sf, j.parent), parent(sg, k.parent), "{}", j.name);
+    }
+    // Weights by joint name, vertices matched by position.
+    let (wf, wg) = (fbx.skin.as_ref().unwrap(), glb.skin.as_ref().unwrap());
+    let mut compared = 0;
+    for v in 0..fbx.mesh.vertex_count() {
+        let p = fbx.mesh.positions[v];
+        let Some(u) =
+            (0..glb.mesh.vertex_count()).find(|&u| glb.mesh.positions[u].distance(p) < 1e-5)
+        else {
+            continue;
+        };
+        let by_name = |s: &rigkit::rig::Skeleton, w: &rigkit::rig::SkinWeights, v: usize| {
+            let mut list: Vec<(String, f32)> = w
+                .influences(v)
+                .iter()
+                .map(|i| (s.joints[i.joint.index()].name.clone(), i.weight))
+                .collect();
+            list.sort_by(|a, b| a.0.cmp(&b.0));
+            list
+        };
+        let (x, y) = (by_name(sf, wf, v), by_name(sg, wg, u));
+        assert_eq!(x.len(), y.len(), "vertex {v}: {x:?} {y:?}");
+        for ((n, w), (m, z)) in x.iter().zip(&y) {
+            assert!(n == m && (w - z).abs() < 1e-4, "vertex {v}: {x:?} {y:?}");
+        }
+        compared += 1;
+    }
+    assert!(compared > 1000, "{compared}");
+    // And it rigs onward: a GLB with the same skeleton comes out.
+    let out = export_glb(&fbx, &ExportOptions::default()).unwrap();
+    let back = import(&out, "human-zombie.glb", &Limits::default()).unwrap();
+    assert_eq!(back.info().joints, 42);
+    assert_eq!(back.info().skinned_vertices, fbx.mesh.vertex_count());
+}
+
+/// An ASCII FBX as 3ds Max writes it — Z up, centimetres, `Properties70`, a cluster per bone
+/// with its bind matrices — becomes a Y-up character in metres with the file's weights.
+#[test]
+fn ascii_fbx_in_z_up_centimetres_comes_in_y_up_in_metres() {
+    let text = r#"; FBX 7.4.0 project file
+; a quad 100 cm tall standing on the ground, bound to a two-bone chain
+GlobalSettings:  {
+	Properties70:  {
+		P: "UpAxis", "int", "Integer", "",2
+		P: "UpAxisSign", "int", "Integer", "",1
+		P: "FrontAxis", "int", "Integer", "",1
+		P: "FrontAxisSign", "int", "Integer", "",-1
+		P: "CoordAxis", "int", "Integer", "",0
+		P: "CoordAxisSign", "int", "Integer", "",1
+		P: "UnitScaleFactor", "double", "Number", "",1
+	}
+}
+Objects:  {
+	Geometry: 10, "Geometry::Quad", "Mesh" {
+		Vertices: *18 {
+			a: -10,0,0,10,0,0,10,0,50,-10,0,50,-10,0,100,10,0,100
+		}
+		PolygonVertexIndex: *8 {
+			a: 0,1,2,-4,3,2,5,-5
+		}
+	}
+	Model: 20, "Model::Quad", "Mesh" {
+		Properties70:  {
+		}
+	}
+	Model: 30, "Model::Hips", "LimbNode" {
+		Properties70:  {
+			P: "PreRotation", "Vector3D", "Vector", "",0,-90,0
+		}
+	}
+	Model: 31, "Model::Spine", "LimbNode" {
+		Properties70:  {
+			P: "Lcl Translation", "Lcl Translation", "", "A",50,0,0
+			P: "PreRotation", "Vector3D", "Vector", "",0,-90,0
+		}
+	}
+	Deformer: 40, "Deformer::Skin", "Skin" {
+	}
+	Deformer: 41, "SubDeformer::Hips", "Cluster" {
+		Indexes: *4 {
+			a: 0,1,2,3
+		}
+		Weights: *4 {
+			a: 1,1,0.5,0.5
+		}
+		Transform: *16 {
+			a: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
+		}
+		TransformLink: *16 {
+			a: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
+		}
+	}
+	Deformer: 42, "SubDeformer::Spine", "Cluster" {
+		Indexes: *4 {
+			a: 2,3,4,5
+		}
+		Weights: *4 {
+			a: 0.5,0.5,1,1
+		}
+		Transform: *16 {
+			a: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,-50,1
+		}
+		TransformLink: *16 {
+			a: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,50,1
+		}
+	}
+}
+Connections:  {
+	C: "OO",20,0
+	C: "OO",10,20
+	C: "OO",30,0
+	C: "OO",31,30
+	C: "OO",40,10
+	C: "OO",41,40
+	C: "OO",42,40
+	C: "OO",30,41
+	C: "OO",31,42
+}
+"#;
+    let c = import(text.as_bytes(), "quad.fbx", &Limits::default()).unwrap();
+    assert_eq!((c.mesh.vertex_count(), c.mesh.triangles.len()), (6, 4));
+    let b = c.mesh.bounds();
+    // 100 cm up the file's Z is 1 m up Y; the quad lies in the file's XZ plane, so Z here is 0.
+    assert!(
+        b.min.distance(glam::Vec3::new(-0.1, 0.0, 0.0)) < 1e-5,
+        "{b:?}"
+    );
+    assert!(
+        b.max.distance(glam::Vec3::new(0.1, 1.0, 0.0)) < 1e-5,
+        "{b:?}"
+    );
+    let s = c.skeleton.as_ref().unwrap();
+    assert_eq!(s.names(), ["Hips", "Spine"]);
+    assert_eq!(s.joints[1].parent, Some(rigkit::rig::JointId(0)));
+    assert!(
+        s.joints[1]
+            .position()
+            .distance(glam::Vec3::new(0.0, 0.5, 0.0))
+            < 1e-5
+    );
+    let w = c.skin.as_ref().unwrap();
+    // The top corners follow the spine alone, the middle ones both bones equally.
+    let top = (0..6).find(|&v| c.mesh.positions[v].y > 0.99).unwrap();
+    assert_eq!(w.influences(top).len(), 1);
+    assert_eq!(w.influences(top)[0].joint, rigkit::rig::JointId(1));
+    let middle = (0..6)
+        .find(|&v| (c.mesh.positions[v].y - 0.5).abs() < 1e-4)
+        .unwrap();
+    let weights: Vec<f32> = w.influences(middle).iter().map(|i| i.weight).collect();
+    assert!(
+        weights.len() == 2 && (weights[0] - 0.5).abs() < 1e-6,
+        "{weights:?}"
+    );
+}

@@ -13,12 +13,15 @@ pub enum ImportError {
     },
 
     #[error(
-        "'{name}' is not a file rigkit can read (extension '{extension}'); supported formats: .glb, .gltf (with its .bin files), .vrm, .obj, and .bvh for skeletons and motion"
+        "'{name}' is not a file rigkit can read (extension '{extension}'); supported formats: .glb, .gltf (with its .bin files), .vrm, .fbx, .obj, and .bvh for skeletons and motion"
     )]
     UnsupportedFormat { name: String, extension: String },
 
     #[error("'{name}' is not a valid glTF/GLB file: {reason}")]
     Malformed { name: String, reason: String },
+
+    #[error("'{name}' is not a valid FBX file: {reason}")]
+    Fbx { name: String, reason: String },
 
     #[error("'{name}' needs the glTF extension {extension}, which is not supported yet{hint}")]
     UnsupportedExtension {

@@ -4,6 +4,7 @@
 mod accessor_check;
 pub mod bvh;
 mod error;
+mod fbx;
 mod glb;
 mod gltf_animation;
 mod gltf_scene;
@@ -22,6 +23,8 @@ pub enum Format {
     Glb,
     Gltf,
     Obj,
+    /// Autodesk FBX, binary or ASCII.
+    Fbx,
     /// Motion capture: a skeleton and its motion, no mesh.
     Bvh,
 }
@@ -84,6 +87,7 @@ fn import_with(
         }
         Format::Gltf => gltf_scene::import(bytes, None, name, resources, limits),
         Format::Obj => obj::import(&String::from_utf8_lossy(bytes), name, resources, limits),
+        Format::Fbx => fbx::import(bytes, name, limits),
         Format::Bvh => Err(ImportError::MotionOnly { name: name.into() }),
     }
 }
@@ -107,6 +111,9 @@ pub fn import_skeleton(
         }
         Format::Gltf => gltf_scene::import_skeleton(bytes, name, limits),
         Format::Obj => Err(ImportError::NoSkeleton { name: name.into() }),
+        Format::Fbx => fbx::import(bytes, name, limits)?
+            .skeleton
+            .ok_or_else(|| ImportError::NoSkeleton { name: name.into() }),
         Format::Bvh => Ok(read_bvh(bytes, name)?.to_skeleton()),
     }
 }
@@ -160,7 +167,8 @@ pub fn external_references(bytes: &[u8], name: &str) -> Vec<String> {
             .filter_map(|l| l.trim().strip_prefix("mtllib "))
             .map(|m| m.trim().to_owned())
             .collect(),
-        Ok(Format::Bvh) | Err(_) => Vec::new(),
+        // FBX embeds its textures; external ones are not read.
+        Ok(Format::Fbx | Format::Bvh) | Err(_) => Vec::new(),
     }
 }
 
@@ -168,6 +176,9 @@ pub fn external_references(bytes: &[u8], name: &str) -> Vec<String> {
 pub fn detect_format(bytes: &[u8], name: &str) -> Result<Format, ImportError> {
     if bytes.starts_with(b"glTF") {
         return Ok(Format::Glb);
+    }
+    if fbx::is_fbx(bytes) {
+        return Ok(Format::Fbx);
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     let text = &bytes[start.unwrap_or(bytes.len())..];
@@ -183,6 +194,7 @@ pub fn detect_format(bytes: &[u8], name: &str) -> Result<Format, ImportError> {
         .unwrap_or_default();
     Err(match extension.as_str() {
         "obj" => return Ok(Format::Obj),
+        "fbx" => return Ok(Format::Fbx),
         "bvh" => return Ok(Format::Bvh),
         "glb" | "vrm" => ImportError::Malformed {
             name: name.into(),

@@ -117,6 +117,24 @@ write("lines-and-triangles.gltf", json.dumps({
     "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}, {"attributes": {"POSITION": 0}, "mode": 1}]}],
 }))
 write("model.fbx", b"Kaydara FBX Binary  \0")
+
+
+def fbx_node(name, values=b"", count=0, children=b"", start=27):
+    """A binary FBX 7.4 node record at byte `start` (end offset, value count, value bytes)."""
+    head = 13 + len(name)
+    body = values + children + (b"\0" * 13 if children else b"")
+    return struct.pack("<IIIB", start + head + len(body), count, len(values), len(name)) + name + body
+
+
+FBX_HEADER = b"Kaydara FBX Binary  \0\x1a\0" + struct.pack("<I", 7400)
+# A node whose end offset points past the end of the file.
+write("node-past-end.fbx", FBX_HEADER + struct.pack("<IIIB", 100000, 0, 0, 7) + b"Objects")
+# An array that says it holds 4 billion doubles.
+write("huge-array.fbx", FBX_HEADER + fbx_node(b"Vertices", b"d" + struct.pack("<III", 0xFFFFFFF0, 0, 0), 1))
+# Every zero byte turned into a space, as a text-mode copy does.
+write("spaces-for-zeros.fbx", (FBX_HEADER + fbx_node(b"Objects")).replace(b"\0", b" "))
+write("unclosed.fbx", '; FBX 7.4.0 project file\nObjects:  {\n\tModel: 1, "Model::a", "Mesh" {\n')
+write("no-geometry.fbx", '; FBX 7.4.0 project file\nObjects:  {\n\tModel: 1, "Model::a", "Null" {\n\t}\n}\n')
 write("empty.obj", "# nothing here\n")
 write("face-out-of-range.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n")
 write("nan.obj", "v 0 0 0\nv 1 nan 0\nv 0 1 0\nf 1 2 3\n")

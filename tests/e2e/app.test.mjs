@@ -97,7 +97,7 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('a glTF dropped with its .bin, and an OBJ, open too', async () => {
+  test('a glTF dropped with its .bin, an FBX and an OBJ, open too', async () => {
     const { page, errors } = app;
     // Fox.glb as a .gltf document plus a separate, percent-encoded .bin.
     const glb = readData('eval/Fox.glb').bytes;
@@ -111,6 +111,13 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     ]);
     await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'fox.gltf');
     assert.equal(await page.evaluate(() => window.rigkit.current.joints), 24);
+
+    // Blender's binary FBX export of a rigged human: its own skeleton and weights come in.
+    await dropFiles(page, [{ name: 'human-zombie.fbx', bytes: readData('fbx/human-zombie.fbx').bytes }]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'human-zombie.fbx');
+    const fbx = await page.evaluate(() => window.rigkit.current);
+    assert.equal(fbx.joints, 42);
+    assert.equal(fbx.vertices, 1029);
 
     const cube = 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n'
       + 'f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n';
@@ -135,6 +142,7 @@ describe('with WebGPU (SwiftShader adapter)', () => {
       { name: 'broken.gltf', bytes: Buffer.from('{"asset": '), expect: /bad JSON/ },
       { name: 'alone.gltf', bytes: Buffer.from(JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: 'alone.bin', byteLength: 4 }] })), expect: /'alone.bin', which was not given/ },
       { name: 'broken.obj', bytes: Buffer.from('v 0 0 0\nf 1 2 3\n'), expect: /line 2/ },
+      { name: 'cut.fbx', bytes: readData('fbx/human-zombie.fbx').bytes.subarray(0, 5000), expect: /not a valid FBX file/ },
       { name: 'draco.glb', bytes: fs.readFileSync(path.join(data, 'robustness/draco/Astronaut_FinnTheFrog-transformed.glb')), expect: /Draco/ },
     ];
     for (const bad of cases) {

@@ -1,0 +1,576 @@
+//! FBX in: binary (7.x) and ASCII (6.x, 7.x) files become a [`Character`] — meshes with UVs and
+//! materials, the skeleton at its bind pose, skin weights — in glTF's frame (Y up, metres),
+//! whatever axes and unit the file was saved with.
+
+mod ascii;
+mod binary;
+mod geometry;
+mod objects;
+mod transform;
+mod tree;
+
+use std::collections::{HashMap, HashSet};
+
+use glam::{DMat4, Vec2, Vec3};
+
+use self::objects::{Document, Key, properties};
+use self::transform::{AxisSystem, geometric_matrix, local_matrix};
+use self::tree::Node;
+use super::ImportError;
+use crate::character::SourceSummary;
+use crate::mesh::{Material, Mesh, MeshPart, UnitBox, vertex_normals};
+use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights, top_influences};
+use crate::{Character, Limits};
+
+/// Whether `bytes` look like an FBX file (binary header, or the ASCII files' first comment).
+pub fn is_fbx(bytes: &[u8]) -> bool {
+    if bytes.starts_with(binary::MAGIC_TEXT) {
+        return true;
+    }
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    bytes[start.unwrap_or(bytes.len())..].starts_with(b"; FBX")
+}
+
+/// Reads an FBX file.
+///
+/// # Errors
+/// [`ImportError::Fbx`] for a file that is not well-formed FBX, and the common import errors
+/// (no triangles, too many vertices or joints, non-finite positions).
+pub fn import(bytes: &[u8], name: &str, limits: &Limits) -> Result<Character, ImportError> {
+    let fail = |reason: String| ImportError::Fbx {
+        name: name.into(),
+        reason,
+    };
+    // A node per property: a large scene has a few dozen per object.
+    let max_nodes = limits.max_nodes.saturating_mul(10);
+    // zlib packs FBX's float arrays a few times smaller, never dozens: a larger claim is a
+    // decompression bomb.
+    let max_array_bytes = limits
+        .max_file_bytes
+        .min(bytes.len().saturating_mul(32).saturating_add(1 << 20));
+    let top = if bytes.starts_with(binary::MAGIC_TEXT) {
+        binary::parse(bytes, max_nodes, max_array_bytes).map(|(nodes, _)| nodes)
+    } else {
+        ascii::parse(bytes, max_nodes, max_array_bytes)
+    }
+    .map_err(fail)?;
+    Scene::new(&top, name, limits)?.character()
+}
+
+struct Cluster {
+    joint: Key,
+    indexes: Vec<i64>,
+    weights: Vec<f64>,
+    transform: Option<DMat4>,
+    link: Option<DMat4>,
+}
+
+struct Scene<'a> {
+    name: &'a str,
+    limits: &'a Limits,
+    doc: Document<'a>,
+    axes: AxisSystem,
+    /// Every model's world matrix as the file poses it.
+    globals: HashMap<Key, DMat4>,
+    /// Bind-pose world matrices the file lists (`Pose` of kind `BindPose`).
+    bind_pose: HashMap<Key, DMat4>,
+    warnings: Vec<String>,
+}
+
+fn matrix(node: Option<&Node>) -> Option<DMat4> {
+    let v = node?.floats();
+    let cols: [f64; 16] = v.get(..16)?.try_into().ok()?;
+    let m = DMat4::from_cols_array(&cols);
+    m.is_finite().then_some(m)
+}
+
+impl<'a> Scene<'a> {
+    fn new(top: &'a [Node], name: &'a str, limits: &'a Limits) -> Result<Self, ImportError> {
+        let doc = Document::new(top);
+        let settings = top
+            .iter()
+            .find(|n| n.name == "GlobalSettings")
+            .map(properties)
+            .unwrap_or_default();
+        let axes = AxisSystem::from_settings(&settings);
+        let models: Vec<&Key> = doc
+            .order
+            .iter()
+            .filter(|k| doc.objects[*k].class == "Model")
+            .collect();
+        if models.len() > limits.max_nodes {
+            return Err(ImportError::TooMany {
+                name: name.into(),
+                what: "models",
+                count: models.len(),
+                limit: limits.max_nodes,
+            });
+        }
+        let locals: HashMap<&Key, DMat4> = models
+            .iter()
+            .map(|k| (*k, local_matrix(&properties(doc.objects[*k].node))))
+            .collect();
+        let parent: HashMap<&Key, &Key> = models
+            .iter()
+            .filter_map(|k| Some((*k, *doc.parents_of(k, "Model").first()?)))
+            .collect();
+        let mut globals = HashMap::new();
+        for k in &models {
+            // Walk up to the root (a loop in a broken file stops after every model).
+            let mut chain = vec![*k];
+            while let Some(p) = parent.get(chain[chain.len() - 1]) {
+                if chain.len() > models.len() {
+                    break;
+                }
+                chain.push(p);
+            }
+            let m = chain
+                .iter()
+                .rev()
+                .fold(DMat4::IDENTITY, |m, k| m * locals[k]);
+            globals.insert((*k).clone(), m);
+        }
+        let mut bind_pose = HashMap::new();
+        for key in &doc.order {
+            let object = &doc.objects[key];
+            if object.class != "Pose" || object.kind != "BindPose" {
+                continue;
+            }
+            for pose in object.node.children_named("PoseNode") {
+                let node_key = pose.child("Node").and_then(|n| match n.values.first() {
+                    Some(tree::Value::Int(i)) => Some(i.to_string()),
+                    Some(tree::Value::Str(s)) => Some(s.clone()),
+                    _ => None,
+                });
+                if let (Some(k), Some(m)) = (node_key, matrix(pose.child("Matrix"))) {
+                    bind_pose.entry(k).or_insert(m);
+                }
+            }
+        }
+        Ok(Self {
+            name,
+            limits,
+            doc,
+            axes,
+            globals,
+            bind_pose,
+            warnings: Vec::new(),
+        })
+    }
+
+    fn objects_of(&self, class: &str, kind: Option<&str>) -> Vec<&Key> {
+        self.doc
+            .order
+            .iter()
+            .filter(|k| {
+                let o = &self.doc.objects[*k];
+                o.class == class && kind.is_none_or(|kind| o.kind == kind)
+            })
+            .collect()
+    }
+
+    fn clusters_of(&self, geometry: &str) -> Vec<Cluster> {
+        let mut out = Vec::new();
+        for skin in self.doc.children_of(geometry, "Deformer") {
+            if self.doc.objects[skin].kind != "Skin" {
+                continue;
+            }
+            for c in self.doc.children_of(skin, "Deformer") {
+                let object = &self.doc.objects[c];
+                if object.kind != "Cluster" {
+                    continue;
+                }
+                let Some(joint) = self
+                    .doc
+                    .children_of(c, "Model")
+                    .first()
+                    .map(|k| (*k).clone())
+                else {
+                    continue;
+                };
+                let node = object.node;
+                out.push(Cluster {
+                    joint,
+                    indexes: node.child("Indexes").map(Node::ints).unwrap_or_default(),
+                    weights: node.child("Weights").map(Node::floats).unwrap_or_default(),
+                    transform: matrix(node.child("Transform")),
+                    link: matrix(node.child("TransformLink")),
+                });
+            }
+        }
+        out
+    }
+
+    /// Where a skinned geometry sat when it was bound. Files store each cluster's `Transform`
+    /// either as that matrix itself or relative to the joint (`TransformLink⁻¹ · mesh`, as
+    /// Blender writes it); the reading that agrees over all clusters is the file's.
+    fn mesh_bind(&self, clusters: &[Cluster], posed: DMat4) -> DMat4 {
+        let pairs: Vec<(DMat4, DMat4)> = clusters
+            .iter()
+            .filter_map(|c| Some((c.transform?, c.link?)))
+            .collect();
+        let Some(&(t0, l0)) = pairs.first() else {
+            return posed;
+        };
+        let close = |a: DMat4, b: DMat4| {
+            let scale = a
+                .abs()
+                .to_cols_array()
+                .iter()
+                .fold(1.0f64, |m, v| m.max(*v));
+            a.abs_diff_eq(b, 1e-4 * scale)
+        };
+        let relative = l0 * t0;
+        let agree_relative = pairs.iter().all(|&(t, l)| close(l * t, relative));
+        let agree_absolute = pairs.iter().all(|&(t, _)| close(t, t0));
+        let distance = |m: DMat4| {
+            (m - posed)
+                .to_cols_array()
+                .iter()
+                .map(|v| v.abs())
+                .sum::<f64>()
+        };
+        match (agree_relative, agree_absolute) {
+            (true, true) if distance(t0) < distance(relative) => t0,
+            (true, _) => relative,
+            (false, true) => t0,
+            (false, false) => posed,
+        }
+    }
+
+    fn character(mut self) -> Result<Character, ImportError> {
+        let geometries: Vec<Key> = self
+            .objects_of("Geometry", None)
+            .into_iter()
+            .filter(|k| self.doc.objects[*k].node.child("Vertices").is_some())
+            .cloned()
+            .collect();
+        // The joints: every model a cluster binds, and every model marked as a bone.
+        let mut clusters_by_geometry = HashMap::new();
+        let mut bound: Vec<Key> = Vec::new();
+        let mut link_matrix: HashMap<Key, DMat4> = HashMap::new();
+        for g in &geometries {
+            let clusters = self.clusters_of(g);
+            for c in &clusters {
+                if !bound.contains(&c.joint) {
+                    bound.push(c.joint.clone());
+                }
+                if let Some(l) = c.link {
+                    link_matrix.entry(c.joint.clone()).or_insert(l);
+                }
+            }
+            clusters_by_geometry.insert(g.clone(), clusters);
+        }
+        let skeleton_keys: Vec<Key> = self
+            .doc
+            .order
+            .iter()
+            .filter(|k| {
+                let o = &self.doc.objects[*k];
+                o.class == "Model" && (o.kind == "LimbNode" || bound.contains(k))
+            })
+            .cloned()
+            .collect();
+        let skeleton = self.skeleton(&skeleton_keys, &link_matrix)?;
+        let joint_index: HashMap<&Key, u32> = skeleton
+            .as_ref()
+            .map(|(_, keys)| {
+                keys.iter()
+                    .enumerate()
+                    .map(|(i, k)| (k, i as u32))
+                    .collect()
+            })
+            .unwrap_or_default();
+
+        let mut mesh = Mesh::default();
+        let mut skin = SkinWeights::new();
+        let mut materials: Vec<Material> = Vec::new();
+        let mut material_of: HashMap<Key, usize> = HashMap::new();
+        let mut skins = 0;
+        for g in &geometries {
+            let Some(model) = self
+                .doc
+                .parents_of(g, "Model")
+                .first()
+                .map(|k| (*k).clone())
+            else {
+                self.warnings.push(format!(
+                    "skipped geometry '{}': no model places it in the scene",
+                    self.doc.objects[g].name
+                ));
+                continue;
+            };
+            let room = self
+                .limits
+                .max_triangles
+                .saturating_sub(mesh.triangles.len());
+            let geometry = geometry::read(self.doc.objects[g].node, room).map_err(|reason| {
+                if reason.starts_with("more than") {
+                    ImportError::TooMany {
+                        name: self.name.into(),
+                        what: "triangles",
+                        count: self.limits.max_triangles + 1,
+                        limit: self.limits.max_triangles,
+                    }
+                } else {
+                    ImportError::Fbx {
+                        name: self.name.into(),
+                        reason: format!("geometry '{}': {reason}", self.doc.objects[g].name),
+                    }
+                }
+            })?;
+            if geometry.skipped_polygons > 0 {
+                self.warnings.push(format!(
+                    "skipped {} polygons of '{}' with fewer than 3 corners or corners out of range",
+                    geometry.skipped_polygons, self.doc.objects[g].name
+                ));
+            }
+            let clusters = &clusters_by_geometry[g];
+            let posed = self.globals.get(&model).copied().unwrap_or(DMat4::IDENTITY)
+                * geometric_matrix(&properties(self.doc.objects[&model].node));
+            let place = if clusters.is_empty() {
+                posed
+            } else {
+                skins += 1;
+                self.mesh_bind(clusters, posed)
+            };
+            // Influences per control point.
+            let mut per_point: Vec<Vec<Influence>> =
+                vec![Vec::new(); geometry.control_points.len()];
+            for c in clusters {
+                let Some(&joint) = joint_index.get(&c.joint) else {
+                    continue;
+                };
+                for (&i, &w) in c.indexes.iter().zip(&c.weights) {
+                    if let Some(list) = usize::try_from(i).ok().and_then(|i| per_point.get_mut(i)) {
+                        list.push(Influence {
+                            joint: JointId(joint),
+                            weight: w as f32,
+                        });
+                    }
+                }
+            }
+            // Material slots of this model, in connection order.
+            let slots: Vec<usize> = self
+                .doc
+                .children_of(&model, "Material")
+                .into_iter()
+                .map(|k| {
+                    *material_of.entry(k.clone()).or_insert_with(|| {
+                        materials.push(material(&self.doc.objects[k]));
+                        materials.len() - 1
+                    })
+                })
+                .collect();
+            let mut vertex_of: HashMap<(u32, Option<[u32; 2]>), u32> = HashMap::new();
+            for (corners, slot) in geometry.corners.iter().zip(&geometry.materials) {
+                let triangle = corners.map(|(point, uv)| {
+                    let key = (point, uv.map(|uv: Vec2| [uv.x.to_bits(), uv.y.to_bits()]));
+                    *vertex_of.entry(key).or_insert_with(|| {
+                        let p = place.transform_point3(geometry.control_points[point as usize]);
+                        mesh.positions.push(self.axes.point(p));
+                        if uv.is_some() || !mesh.uvs.is_empty() {
+                            // Pad earlier geometries without UVs so every vertex has one.
+                            mesh.uvs.resize(mesh.positions.len() - 1, Vec2::ZERO);
+                            mesh.uvs.push(uv.unwrap_or(Vec2::ZERO));
+                        }
+                        skin.push_vertex(top_influences(&per_point[point as usize], 8));
+                        (mesh.positions.len() - 1) as u32
+                    })
+                });
+                let material = slots.get(*slot).or(slots.first()).copied();
+                match mesh.parts.last_mut() {
+                    Some(part)
+                        if part.material == material
+                            && part.first_triangle + part.triangle_count
+                                == mesh.triangles.len() =>
+                    {
+                        part.triangle_count += 1;
+                    }
+                    _ => mesh.parts.push(MeshPart {
+                        first_triangle: mesh.triangles.len(),
+                        triangle_count: 1,
+                        material,
+                    }),
+                }
+                mesh.triangles.push(triangle);
+            }
+            if mesh.positions.len() > self.limits.max_vertices {
+                return Err(ImportError::TooMany {
+                    name: self.name.into(),
+                    what: "vertices",
+                    count: mesh.positions.len(),
+                    limit: self.limits.max_vertices,
+                });
+            }
+        }
+        if !mesh.uvs.is_empty() {
+            mesh.uvs.resize(mesh.positions.len(), Vec2::ZERO);
+        }
+        if mesh.triangles.is_empty() {
+            return Err(ImportError::NoTriangles {
+                name: self.name.into(),
+            });
+        }
+        if let Some(v) = mesh.positions.iter().position(|p| !p.is_finite()) {
+            return Err(ImportError::NonFinitePosition {
+                name: self.name.into(),
+                place: "the FBX geometry".into(),
+                vertex: v,
+            });
+        }
+        if UnitBox::of(&mesh.bounds()).is_none() {
+            return Err(ImportError::Degenerate {
+                name: self.name.into(),
+            });
+        }
+        mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
+        self.note_what_is_not_read();
+        let textures = self.objects_of("Texture", None).len();
+        let animations = self.objects_of("AnimationStack", None).len();
+        let skeleton = skeleton.map(|(s, _)| s);
+        let skin = (skeleton.is_some() && skin.influenced_vertex_count() > 0).then_some(skin);
+        Ok(Character {
+            name: self.name.into(),
+            mesh,
+            skeleton,
+            skin,
+            source: SourceSummary {
+                materials: materials.len(),
+                textures,
+                skins,
+                animations,
+            },
+            materials,
+            images: Vec::new(),
+            animations: Vec::new(),
+            humanoid: Vec::new(),
+            warnings: self.warnings,
+        })
+    }
+
+    /// The joints among `keys`, parents first, each hanging from its nearest ancestor that is
+    /// a joint too, at its bind pose: the cluster's `TransformLink`, else the file's bind pose,
+    /// else where the file poses it.
+    fn skeleton(
+        &self,
+        keys: &[Key],
+        link_matrix: &HashMap<Key, DMat4>,
+    ) -> Result<Option<(Skeleton, Vec<Key>)>, ImportError> {
+        if keys.is_empty() {
+            return Ok(None);
+        }
+        if keys.len() > self.limits.max_joints {
+            return Err(ImportError::TooMany {
+                name: self.name.into(),
+                what: "joints",
+                count: keys.len(),
+                limit: self.limits.max_joints,
+            });
+        }
+        let set: HashSet<&Key> = keys.iter().collect();
+        let joint_parent = |k: &Key| -> Option<Key> {
+            let mut at = k.clone();
+            for _ in 0..=keys.len() {
+                let p = self
+                    .doc
+                    .parents_of(&at, "Model")
+                    .first()
+                    .map(|p| (*p).clone())?;
+                if set.contains(&p) {
+                    return Some(p);
+                }
+                at = p;
+            }
+            None
+        };
+        let parents: Vec<Option<Key>> = keys.iter().map(joint_parent).collect();
+        let depth = |i: usize| {
+            let mut d = 0;
+            let mut at = parents[i].clone();
+            while let Some(p) = at {
+                d += 1;
+                if d > keys.len() {
+                    break;
+                }
+                at = keys
+                    .iter()
+                    .position(|k| *k == p)
+                    .and_then(|j| parents[j].clone());
+            }
+            d
+        };
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        let depths: Vec<usize> = (0..keys.len()).map(depth).collect();
+        order.sort_by_key(|&i| (depths[i], i));
+        let sorted: Vec<Key> = order.iter().map(|&i| keys[i].clone()).collect();
+        let index: HashMap<&Key, u32> = sorted
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k, i as u32))
+            .collect();
+        let joints = order
+            .iter()
+            .map(|&i| {
+                let k = &keys[i];
+                let world = link_matrix
+                    .get(k)
+                    .or_else(|| self.bind_pose.get(k))
+                    .or_else(|| self.globals.get(k))
+                    .copied()
+                    .unwrap_or(DMat4::IDENTITY);
+                Joint {
+                    name: self.doc.objects[k].name.clone(),
+                    parent: parents[i]
+                        .as_ref()
+                        .and_then(|p| index.get(p))
+                        .map(|&p| JointId(p)),
+                    world_bind: self.axes.frame(world),
+                }
+            })
+            .collect();
+        Ok(Some((Skeleton { joints }, sorted)))
+    }
+
+    fn note_what_is_not_read(&mut self) {
+        let stacks = self.objects_of("AnimationStack", None).len();
+        let shapes = self.objects_of("Deformer", Some("BlendShape")).len();
+        let textures = self.objects_of("Texture", None).len();
+        if stacks > 0 {
+            self.warnings.push(format!(
+                "{stacks} FBX animation stacks are not read yet: the rig comes in at its bind pose"
+            ));
+        }
+        if shapes > 0 {
+            self.warnings
+                .push(format!("{shapes} FBX blend shapes are not read yet"));
+        }
+        if textures > 0 {
+            self.warnings.push(format!(
+                "{textures} FBX textures are not read yet: materials keep their colours only"
+            ));
+        }
+    }
+}
+
+/// A material's name and diffuse colour.
+fn material(object: &objects::Object<'_>) -> Material {
+    let props = properties(object.node);
+    let mut m = Material {
+        name: Some(object.name.clone()).filter(|n| !n.is_empty()),
+        ..Material::default()
+    };
+    let colour = props.get("DiffuseColor").or_else(|| props.get("Diffuse"));
+    if let Some([r, g, b, ..]) = colour.map(Vec::as_slice) {
+        let factor = props
+            .get("DiffuseFactor")
+            .and_then(|v| v.first())
+            .copied()
+            .unwrap_or(1.0);
+        let c = Vec3::new(*r as f32, *g as f32, *b as f32) * factor as f32;
+        if c.is_finite() {
+            m.base_color = [c.x, c.y, c.z, 1.0];
+        }
+    }
+    m
+}
