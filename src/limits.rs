@@ -1,6 +1,10 @@
 //! Explicit caps on what an input may contain, so that a hostile or broken file gets a clear
 //! error instead of exhausting memory (which in a browser tab means a crash).
 
+/// Most morph targets (blend shapes) a character may carry: faces carry tens, and each costs
+/// a vertex buffer.
+pub const MAX_MORPH_TARGETS: usize = 256;
+
 /// Upper bounds checked while importing, before anything large is allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {

@@ -281,8 +281,8 @@ fn sparse_accessors_replace_the_elements_they_name() {
 }
 
 /// A character Blender 4.5 exported as binary FBX (7.4, compressed arrays, `tests/blender/
-/// to_fbx.py`) reads as the GLB it was made from: the same surface, skeleton, bind pose and
-/// skin weights, in the same frame.
+/// to_fbx.py … shape`) reads as the GLB it was made from: the same surface, skeleton, bind
+/// pose and skin weights, in the same frame, plus the blend shape added before export.
 #[test]
 fn fbx_from_blender_reads_like_the_gltf_it_was_made_from() {
     let fbx = import(
@@ -339,10 +339,25 @@ fn fbx_from_blender_reads_like_the_gltf_it_was_made_from() {
         compared += 1;
     }
     assert!(compared > 1000, "{compared}");
+    // Its blend shape, a Blender shape key lifting the head 10 cm at a rest weight of 0.25.
+    assert!(fbx.warnings.is_empty(), "{:?}", fbx.warnings);
+    let [raise] = fbx.mesh.morph_targets.as_slice() else {
+        panic!("{:?}", fbx.mesh.morph_targets.len())
+    };
+    assert_eq!((raise.name.as_str(), raise.weight), ("Raise", 0.25));
+    for (p, d) in fbx.mesh.positions.iter().zip(&raise.offsets) {
+        let expected = if p.y > 2.0 {
+            glam::Vec3::Y * 0.1
+        } else {
+            glam::Vec3::ZERO
+        };
+        assert!(d.distance(expected) < 1e-5, "{p} moves by {d}");
+    }
     // And it rigs onward: a GLB with the same skeleton comes out.
     let out = export_glb(&fbx, &ExportOptions::default()).unwrap();
     let back = import(&out, "human-zombie.glb", &Limits::default()).unwrap();
     assert_eq!(back.info().joints, 42);
+    assert_eq!(back.info().morph_targets, ["Raise"]);
     assert_eq!(back.info().skinned_vertices, fbx.mesh.vertex_count());
 }
 
@@ -464,4 +479,43 @@ Connections:  {
         weights.len() == 2 && (weights[0] - 0.5).abs() < 1e-6,
         "{weights:?}"
     );
+}
+
+/// An FBX animation stack comes in as a clip that moves the skeleton as the original did:
+/// the Fox's walk, exported by Blender (baked keys, simplified), against the GLB's own clip.
+#[test]
+fn fbx_animation_stacks_play_like_the_clips_they_were_made_from() {
+    let fbx = import(
+        &common::read("fbx/fox-walk.fbx"),
+        "fox-walk.fbx",
+        &Limits::default(),
+    )
+    .unwrap();
+    let glb = fox();
+    let (sf, sg) = (
+        fbx.skeleton.as_ref().unwrap(),
+        glb.skeleton.as_ref().unwrap(),
+    );
+    assert_eq!(fbx.animations.len(), 1);
+    let clip = &fbx.animations[0];
+    assert!(clip.fits(sf));
+    let walk = glb.animations.iter().find(|c| c.name == "Walk").unwrap();
+    assert!(
+        (clip.duration() - walk.duration()).abs() < 0.05,
+        "{} against {}",
+        clip.duration(),
+        walk.duration()
+    );
+    let size = glb.mesh.bounds().longest_side();
+    let mut worst = 0.0f32;
+    for step in 0..8 {
+        let t = walk.duration() * step as f32 / 7.0;
+        let (wf, wg) = (clip.world_at(sf, t), walk.world_at(sg, t));
+        for (j, joint) in sf.joints.iter().enumerate() {
+            let k = sg.joints.iter().position(|k| k.name == joint.name).unwrap();
+            let d = wf[j].w_axis.truncate().distance(wg[k].w_axis.truncate());
+            worst = worst.max(d / size);
+        }
+    }
+    assert!(worst < 0.01, "joints {worst} of the body's size apart");
 }

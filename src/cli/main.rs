@@ -61,7 +61,7 @@ USAGE:
                                   [--max-influences 4|8]
                                   New skin weights for the file's own skeleton (geodesic
                                   voxel binding); joints, names, bind pose kept
-    rigkit animate RIGGED.glb --motion FILE.bvh|FILE.glb|idle|look|walk|flap|wave
+    rigkit animate RIGGED.glb --motion FILE.bvh|FILE.glb|FILE.fbx|idle|look|walk|flap|wave
                    -o OUT.glb [--clip N] [--no-ground] [--keep-clips]
                                   Put a motion on a rigged character: a BVH capture or a
                                   clip of another rigged file (clip N) retargeted by joint

@@ -2,8 +2,10 @@
 //! materials, the skeleton at its bind pose, skin weights — in glTF's frame (Y up, metres),
 //! whatever axes and unit the file was saved with.
 
+mod animation;
 mod ascii;
 mod binary;
+mod blend_shapes;
 mod geometry;
 mod objects;
 mod transform;
@@ -11,14 +13,15 @@ mod tree;
 
 use std::collections::{HashMap, HashSet};
 
-use glam::{DMat4, Vec2, Vec3};
+use glam::{DMat4, DVec3, Vec2, Vec3};
 
 use self::objects::{Document, Key, properties};
 use self::transform::{AxisSystem, geometric_matrix, local_matrix};
 use self::tree::Node;
 use super::ImportError;
 use crate::character::SourceSummary;
-use crate::mesh::{Material, Mesh, MeshPart, UnitBox, vertex_normals};
+use crate::limits::MAX_MORPH_TARGETS;
+use crate::mesh::{Material, Mesh, MeshPart, MorphTarget, UnitBox, vertex_normals};
 use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights, top_influences};
 use crate::{Character, Limits};
 
@@ -242,7 +245,11 @@ impl<'a> Scene<'a> {
         let geometries: Vec<Key> = self
             .objects_of("Geometry", None)
             .into_iter()
-            .filter(|k| self.doc.objects[*k].node.child("Vertices").is_some())
+            .filter(|k| {
+                // Blend shapes' targets are geometries too, of kind `Shape`.
+                let o = &self.doc.objects[*k];
+                o.kind != "Shape" && o.node.child("Vertices").is_some()
+            })
             .cloned()
             .collect();
         // The joints: every model a cluster binds, and every model marked as a bone.
@@ -287,6 +294,7 @@ impl<'a> Scene<'a> {
         let mut materials: Vec<Material> = Vec::new();
         let mut material_of: HashMap<Key, usize> = HashMap::new();
         let mut skins = 0;
+        let mut shapes = Vec::new();
         for g in &geometries {
             let Some(model) = self
                 .doc
@@ -363,6 +371,8 @@ impl<'a> Scene<'a> {
                 })
                 .collect();
             let mut vertex_of: HashMap<(u32, Option<[u32; 2]>), u32> = HashMap::new();
+            let first_vertex = mesh.positions.len();
+            let mut point_of_vertex: Vec<u32> = Vec::new();
             for (corners, slot) in geometry.corners.iter().zip(&geometry.materials) {
                 let triangle = corners.map(|(point, uv)| {
                     let key = (point, uv.map(|uv: Vec2| [uv.x.to_bits(), uv.y.to_bits()]));
@@ -375,6 +385,7 @@ impl<'a> Scene<'a> {
                             mesh.uvs.push(uv.unwrap_or(Vec2::ZERO));
                         }
                         skin.push_vertex(top_influences(&per_point[point as usize], 8));
+                        point_of_vertex.push(point);
                         (mesh.positions.len() - 1) as u32
                     })
                 });
@@ -403,7 +414,42 @@ impl<'a> Scene<'a> {
                     limit: self.limits.max_vertices,
                 });
             }
+            for shape in self.blend_shapes(g, geometry.control_points.len()) {
+                if shapes.len() >= MAX_MORPH_TARGETS {
+                    return Err(ImportError::TooMany {
+                        name: self.name.into(),
+                        what: "morph targets",
+                        count: shapes.len() + 1,
+                        limit: MAX_MORPH_TARGETS,
+                    });
+                }
+                let mut delta = vec![DVec3::ZERO; geometry.control_points.len()];
+                for (i, d) in shape.offsets {
+                    delta[i] = d;
+                }
+                // Offsets turn and scale with the geometry but do not move with it.
+                let offsets = point_of_vertex
+                    .iter()
+                    .map(|&p| self.axes.point(place.transform_vector3(delta[p as usize])))
+                    .collect();
+                shapes.push((first_vertex, shape.name, shape.weight, offsets));
+            }
         }
+        let n = mesh.positions.len();
+        mesh.morph_targets = shapes
+            .into_iter()
+            .map(
+                |(first, name, weight, part): (usize, String, f32, Vec<Vec3>)| {
+                    let mut offsets = vec![Vec3::ZERO; n];
+                    offsets[first..first + part.len()].copy_from_slice(&part);
+                    MorphTarget {
+                        name,
+                        offsets,
+                        weight,
+                    }
+                },
+            )
+            .collect();
         if !mesh.uvs.is_empty() {
             mesh.uvs.resize(mesh.positions.len(), Vec2::ZERO);
         }
@@ -428,6 +474,11 @@ impl<'a> Scene<'a> {
         self.note_what_is_not_read();
         let textures = self.objects_of("Texture", None).len();
         let animations = self.objects_of("AnimationStack", None).len();
+        let mut budget = self.limits.max_animation_keys;
+        let clips = match &skeleton {
+            Some((s, keys)) => self.clips(keys, s, &mut budget),
+            None => Vec::new(),
+        };
         let skeleton = skeleton.map(|(s, _)| s);
         let skin = (skeleton.is_some() && skin.influenced_vertex_count() > 0).then_some(skin);
         Ok(Character {
@@ -443,7 +494,7 @@ impl<'a> Scene<'a> {
             },
             materials,
             images: Vec::new(),
-            animations: Vec::new(),
+            animations: clips,
             humanoid: Vec::new(),
             warnings: self.warnings,
         })
@@ -533,18 +584,7 @@ impl<'a> Scene<'a> {
     }
 
     fn note_what_is_not_read(&mut self) {
-        let stacks = self.objects_of("AnimationStack", None).len();
-        let shapes = self.objects_of("Deformer", Some("BlendShape")).len();
         let textures = self.objects_of("Texture", None).len();
-        if stacks > 0 {
-            self.warnings.push(format!(
-                "{stacks} FBX animation stacks are not read yet: the rig comes in at its bind pose"
-            ));
-        }
-        if shapes > 0 {
-            self.warnings
-                .push(format!("{shapes} FBX blend shapes are not read yet"));
-        }
         if textures > 0 {
             self.warnings.push(format!(
                 "{textures} FBX textures are not read yet: materials keep their colours only"

@@ -22,8 +22,11 @@ pub struct Document<'a> {
     pub objects: HashMap<Key, Object<'a>>,
     /// Keys in file order, so that results do not depend on hashing.
     pub order: Vec<Key>,
-    /// `(child, parent)` object-to-object connections, in file order.
+    /// `(child, parent)` connections, in file order.
     pub links: Vec<(Key, Key)>,
+    /// `(child, parent, property)` object-to-property connections: a curve node driving a
+    /// model's `Lcl Rotation`, a curve driving a node's `d|X`.
+    pub property_links: Vec<(Key, Key, String)>,
 }
 
 impl<'a> Document<'a> {
@@ -69,6 +72,7 @@ impl<'a> Document<'a> {
             }
         }
         let mut links = Vec::new();
+        let mut property_links = Vec::new();
         if let Some(list) = top.iter().find(|n| n.name == "Connections") {
             for c in &list.children {
                 if !matches!(c.name.as_str(), "C" | "Connect") {
@@ -81,6 +85,9 @@ impl<'a> Document<'a> {
                 else {
                     continue;
                 };
+                if let Some(property) = c.str(3) {
+                    property_links.push((child.clone(), parent.clone(), property.to_owned()));
+                }
                 links.push((child, parent));
             }
         }
@@ -88,6 +95,7 @@ impl<'a> Document<'a> {
             objects,
             order,
             links,
+            property_links,
         }
     }
 

@@ -9,11 +9,9 @@ use gltf::mesh::Mode;
 
 use super::{Binding, SceneReader};
 use crate::io::{ImportError, accessor_check};
+use crate::limits::MAX_MORPH_TARGETS;
 use crate::mesh::{Mesh, MorphTarget};
 use crate::rig::{Influence, SkinWeights};
-
-/// Most morph targets a character may carry (faces carry tens; each costs a vertex buffer).
-pub const MAX_MORPH_TARGETS: usize = 256;
 
 /// Where each glTF mesh's morph targets went: `(mesh, target)` → index into
 /// [`Mesh::morph_targets`].
