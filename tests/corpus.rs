@@ -60,6 +60,16 @@ const EXPECTED: &[(&str, &str)] = &[
     ("spaces-for-zeros.fbx", "zero bytes became spaces"),
     ("unclosed.fbx", "a '}' is missing"),
     ("no-geometry.fbx", "contains no triangles"),
+    ("unclosed.dae", "not a valid COLLADA file: bad XML"),
+    ("no-scene.dae", "it has no visual scene"),
+    (
+        "missing-source.dae",
+        "the source '#nowhere' is not in the file",
+    ),
+    (
+        "unknown-joint.dae",
+        "the joint 'Ghost', which is not in the scene",
+    ),
     ("empty.obj", "contains no triangles"),
     ("face-out-of-range.obj", "line 4"),
     ("nan.obj", "non-finite"),

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 pub const RECORDS: &str = "rigkit-batch.jsonl";
 
 /// Inputs a batch rigs (a `.gltf`'s `.bin` and an `.obj`'s `.mtl` are read beside them).
-const INPUTS: &[&str] = &["glb", "gltf", "vrm", "fbx", "obj"];
+const INPUTS: &[&str] = &["glb", "gltf", "vrm", "fbx", "dae", "obj"];
 
 /// What happened to one asset: one line of the record file.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -52,7 +52,7 @@ USAGE:
                                   mannequin or VRM), so clips and engines find them
     rigkit batch IN_DIR OUT_DIR [--jobs N] [--template T] [--method M] [--max-influences 4|8]
                                 [--retry-errors] [--bone-names mixamo|unity|unreal|vrm]
-                                  Rig every .glb/.gltf/.vrm/.fbx/.obj under IN_DIR into OUT_DIR
+                                  Rig every .glb/.gltf/.vrm/.fbx/.dae/.obj under IN_DIR into OUT_DIR
                                   (same relative paths, .glb), N at a time; a JSON line per
                                   asset in OUT_DIR/rigkit-batch.jsonl (status, seconds,
                                   vertices, joints, error); run again to resume: assets done

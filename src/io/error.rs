@@ -13,7 +13,7 @@ pub enum ImportError {
     },
 
     #[error(
-        "'{name}' is not a file rigkit can read (extension '{extension}'); supported formats: .glb, .gltf (with its .bin files), .vrm, .fbx, .obj, and .bvh for skeletons and motion"
+        "'{name}' is not a file rigkit can read (extension '{extension}'); supported formats: .glb, .gltf (with its .bin files), .vrm, .fbx, .dae, .obj, and .bvh for skeletons and motion"
     )]
     UnsupportedFormat { name: String, extension: String },
 
@@ -22,6 +22,9 @@ pub enum ImportError {
 
     #[error("'{name}' is not a valid FBX file: {reason}")]
     Fbx { name: String, reason: String },
+
+    #[error("'{name}' is not a valid COLLADA file: {reason}")]
+    Collada { name: String, reason: String },
 
     #[error("'{name}' needs the glTF extension {extension}, which is not supported yet{hint}")]
     UnsupportedExtension {

@@ -2,7 +2,9 @@
 //! stages can trust what they get.
 
 mod accessor_check;
+mod axes;
 pub mod bvh;
+mod collada;
 mod error;
 mod fbx;
 mod glb;
@@ -25,6 +27,8 @@ pub enum Format {
     Obj,
     /// Autodesk FBX, binary or ASCII.
     Fbx,
+    /// COLLADA (`.dae`).
+    Collada,
     /// Motion capture: a skeleton and its motion, no mesh.
     Bvh,
 }
@@ -88,6 +92,7 @@ fn import_with(
         Format::Gltf => gltf_scene::import(bytes, None, name, resources, limits),
         Format::Obj => obj::import(&String::from_utf8_lossy(bytes), name, resources, limits),
         Format::Fbx => fbx::import(bytes, name, limits),
+        Format::Collada => collada::import(bytes, name, limits),
         Format::Bvh => Err(ImportError::MotionOnly { name: name.into() }),
     }
 }
@@ -111,7 +116,7 @@ pub fn import_skeleton(
         }
         Format::Gltf => gltf_scene::import_skeleton(bytes, name, limits),
         Format::Obj => Err(ImportError::NoSkeleton { name: name.into() }),
-        Format::Fbx => fbx::import(bytes, name, limits)?
+        Format::Fbx | Format::Collada => import(bytes, name, limits)?
             .skeleton
             .ok_or_else(|| ImportError::NoSkeleton { name: name.into() }),
         Format::Bvh => Ok(read_bvh(bytes, name)?.to_skeleton()),
@@ -168,7 +173,7 @@ pub fn external_references(bytes: &[u8], name: &str) -> Vec<String> {
             .map(|m| m.trim().to_owned())
             .collect(),
         // FBX embeds its textures; external ones are not read.
-        Ok(Format::Fbx | Format::Bvh) | Err(_) => Vec::new(),
+        Ok(Format::Fbx | Format::Collada | Format::Bvh) | Err(_) => Vec::new(),
     }
 }
 
@@ -179,6 +184,9 @@ pub fn detect_format(bytes: &[u8], name: &str) -> Result<Format, ImportError> {
     }
     if fbx::is_fbx(bytes) {
         return Ok(Format::Fbx);
+    }
+    if collada::is_collada(bytes) {
+        return Ok(Format::Collada);
     }
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     let text = &bytes[start.unwrap_or(bytes.len())..];
@@ -195,6 +203,7 @@ pub fn detect_format(bytes: &[u8], name: &str) -> Result<Format, ImportError> {
     Err(match extension.as_str() {
         "obj" => return Ok(Format::Obj),
         "fbx" => return Ok(Format::Fbx),
+        "dae" => return Ok(Format::Collada),
         "bvh" => return Ok(Format::Bvh),
         "glb" | "vrm" => ImportError::Malformed {
             name: name.into(),

@@ -135,6 +135,32 @@ write("huge-array.fbx", FBX_HEADER + fbx_node(b"Vertices", b"d" + struct.pack("<
 write("spaces-for-zeros.fbx", (FBX_HEADER + fbx_node(b"Objects")).replace(b"\0", b" "))
 write("unclosed.fbx", '; FBX 7.4.0 project file\nObjects:  {\n\tModel: 1, "Model::a", "Mesh" {\n')
 write("no-geometry.fbx", '; FBX 7.4.0 project file\nObjects:  {\n\tModel: 1, "Model::a", "Null" {\n\t}\n}\n')
+DAE_HEAD = '<?xml version="1.0"?>\n<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">\n'
+write("unclosed.dae", DAE_HEAD + "<asset><up_axis>Z_UP</up_axis>\n")
+write("no-scene.dae", DAE_HEAD + "<asset/></COLLADA>\n")
+write("missing-source.dae", DAE_HEAD + """<library_geometries><geometry id="g"><mesh>
+<vertices id="v"><input semantic="POSITION" source="#nowhere"/></vertices>
+<triangles count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 2</p></triangles>
+</mesh></geometry></library_geometries>
+<library_visual_scenes><visual_scene id="s"><node id="n"><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>
+<scene><instance_visual_scene url="#s"/></scene></COLLADA>
+""")
+write("unknown-joint.dae", DAE_HEAD + """<library_geometries><geometry id="g"><mesh>
+<source id="p"><float_array id="pa" count="9">0 0 0 1 0 0 0 1 0</float_array>
+<technique_common><accessor source="#pa" count="3" stride="3"/></technique_common></source>
+<vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+<triangles count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 2</p></triangles>
+</mesh></geometry></library_geometries>
+<library_controllers><controller id="c"><skin source="#g">
+<source id="j"><Name_array id="ja" count="1">Ghost</Name_array></source>
+<source id="w"><float_array id="wa" count="1">1</float_array></source>
+<joints><input semantic="JOINT" source="#j"/></joints>
+<vertex_weights count="3"><input semantic="JOINT" source="#j" offset="0"/><input semantic="WEIGHT" source="#w" offset="1"/>
+<vcount>1 1 1</vcount><v>0 0 0 0 0 0</v></vertex_weights>
+</skin></controller></library_controllers>
+<library_visual_scenes><visual_scene id="s"><node id="n"><instance_controller url="#c"/></node></visual_scene></library_visual_scenes>
+<scene><instance_visual_scene url="#s"/></scene></COLLADA>
+""")
 write("empty.obj", "# nothing here\n")
 write("face-out-of-range.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n")
 write("nan.obj", "v 0 0 0\nv 1 nan 0\nv 0 1 0\nf 1 2 3\n")

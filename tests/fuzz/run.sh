@@ -9,7 +9,7 @@ seconds="${1:-20}"
 export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/fuzz"
 status=0
-for target in glb obj bvh fbx; do
+for target in glb obj bvh fbx dae; do
   mkdir -p "tests/fuzz/corpus/$target"
   log="$(mktemp)"
   rc=0

@@ -16,9 +16,10 @@ use std::collections::{HashMap, HashSet};
 use glam::{DMat4, DVec3, Vec2, Vec3};
 
 use self::objects::{Document, Key, properties};
-use self::transform::{AxisSystem, geometric_matrix, local_matrix};
+use self::transform::{axis_system, geometric_matrix, local_matrix};
 use self::tree::Node;
 use super::ImportError;
+use super::axes::AxisSystem;
 use crate::character::SourceSummary;
 use crate::limits::MAX_MORPH_TARGETS;
 use crate::mesh::{Material, Mesh, MeshPart, MorphTarget, UnitBox, vertex_normals};
@@ -95,7 +96,7 @@ impl<'a> Scene<'a> {
             .find(|n| n.name == "GlobalSettings")
             .map(properties)
             .unwrap_or_default();
-        let axes = AxisSystem::from_settings(&settings);
+        let axes = axis_system(&settings);
         let models: Vec<&Key> = doc
             .order
             .iter()

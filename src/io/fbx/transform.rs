@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use glam::{DMat3, DMat4, DVec3, Mat4, Quat, Vec3};
+use glam::{DMat3, DMat4, DVec3};
+
+use crate::io::axes::AxisSystem;
 
 fn vec3(props: &HashMap<&str, Vec<f64>>, name: &str, default: f64) -> DVec3 {
     match props.get(name).map(Vec::as_slice) {
@@ -59,81 +61,48 @@ pub fn geometric_matrix(props: &HashMap<&str, Vec<f64>>) -> DMat4 {
         * DMat4::from_scale(vec3(props, "GeometricScaling", 1.0))
 }
 
-/// The file's axes and unit, from `GlobalSettings`, as the change to Y-up metres.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AxisSystem {
-    /// Rotation (or reflection-free axis swap) onto X right, Y up, Z front.
-    pub rotation: DMat3,
-    /// Metres per file unit.
-    pub metres: f64,
-}
-
-impl AxisSystem {
-    pub fn from_settings(props: &HashMap<&str, Vec<f64>>) -> Self {
-        let int = |name: &str, default: i64| {
-            props
-                .get(name)
-                .and_then(|v| v.first())
-                .map_or(default, |&v| v as i64)
-        };
-        let axis = |index: i64, sign: i64| {
-            let mut v = DVec3::ZERO;
-            v[index.clamp(0, 2) as usize] = if sign < 0 { -1.0 } else { 1.0 };
-            v
-        };
-        let right = axis(int("CoordAxis", 0), int("CoordAxisSign", 1));
-        let up = axis(int("UpAxis", 1), int("UpAxisSign", 1));
-        let front = axis(int("FrontAxis", 2), int("FrontAxisSign", 1));
-        // Rows: the file's right, up and front become X, Y and Z.
-        let mut rotation = DMat3::from_cols(right, up, front).transpose();
-        if rotation.determinant().abs() < 0.5 {
-            // Two settings name one axis: the file is inconsistent; keep its own frame.
-            rotation = DMat3::IDENTITY;
-        } else if rotation.determinant() < 0.0 {
-            // A left-handed description of a right-handed scene: trust the up axis and the
-            // right axis, and derive front from them.
-            rotation = DMat3::from_cols(right, up, right.cross(up)).transpose();
-        }
-        let unit = props
-            .get("UnitScaleFactor")
+/// The axes and unit `GlobalSettings` states.
+pub fn axis_system(props: &HashMap<&str, Vec<f64>>) -> AxisSystem {
+    let int = |name: &str, default: i64| {
+        props
+            .get(name)
             .and_then(|v| v.first())
-            .copied()
-            .filter(|u| u.is_finite() && *u > 0.0)
-            .unwrap_or(1.0);
-        Self {
-            rotation,
-            metres: unit / 100.0,
-        }
+            .map_or(default, |&v| v as i64)
+    };
+    let axis = |index: i64, sign: i64| {
+        let mut v = DVec3::ZERO;
+        v[index.clamp(0, 2) as usize] = if sign < 0 { -1.0 } else { 1.0 };
+        v
+    };
+    let right = axis(int("CoordAxis", 0), int("CoordAxisSign", 1));
+    let up = axis(int("UpAxis", 1), int("UpAxisSign", 1));
+    let front = axis(int("FrontAxis", 2), int("FrontAxisSign", 1));
+    // Rows: the file's right, up and front become X, Y and Z.
+    let mut rotation = DMat3::from_cols(right, up, front).transpose();
+    if rotation.determinant().abs() < 0.5 {
+        // Two settings name one axis: the file is inconsistent; keep its own frame.
+        rotation = DMat3::IDENTITY;
+    } else if rotation.determinant() < 0.0 {
+        // A left-handed description of a right-handed scene: trust the up axis and the
+        // right axis, and derive front from them.
+        rotation = DMat3::from_cols(right, up, right.cross(up)).transpose();
     }
-
-    /// A point of the file's world in glTF's.
-    pub fn point(&self, p: DVec3) -> Vec3 {
-        (self.rotation * p * self.metres).as_vec3()
-    }
-
-    /// A joint's world frame in glTF's: its rotation turned with the axes, its position moved
-    /// and scaled; any scale in the frame itself is dropped (joints are rigid frames here).
-    pub fn frame(&self, m: DMat4) -> Mat4 {
-        let basis = DMat3::from_mat4(m);
-        let turned = self.rotation * basis;
-        let (_, rotation, _) = DMat4::from_mat3(turned).to_scale_rotation_translation();
-        let rotation = Quat::from_xyzw(
-            rotation.x as f32,
-            rotation.y as f32,
-            rotation.z as f32,
-            rotation.w as f32,
-        )
-        .normalize();
-        let position = self.point(m.w_axis.truncate());
-        if !rotation.is_finite() {
-            return Mat4::from_translation(position);
-        }
-        Mat4::from_rotation_translation(rotation, position)
+    let unit = props
+        .get("UnitScaleFactor")
+        .and_then(|v| v.first())
+        .copied()
+        .filter(|u| u.is_finite() && *u > 0.0)
+        .unwrap_or(1.0);
+    AxisSystem {
+        rotation,
+        metres: unit / 100.0,
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use glam::Vec3;
+
     use super::*;
 
     #[test]
@@ -147,7 +116,7 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let axes = AxisSystem::from_settings(&props);
+        let axes = axis_system(&props);
         // 180 cm up in the file is 1.8 m up (Y) here.
         let head = axes.point(DVec3::new(0.0, 0.0, 180.0));
         assert!(head.distance(Vec3::new(0.0, 1.8, 0.0)) < 1e-5, "{head}");

@@ -1,0 +1,123 @@
+//! The `<visual_scene>` hierarchy: each node's transform elements composed in order, its
+//! world matrix, and what it instances (geometries, skinned controllers).
+
+use std::collections::HashMap;
+
+use glam::{DMat4, DVec3};
+use roxmltree::Node;
+
+use super::document::{child, children, floats, matrix};
+
+pub struct SceneNode<'a> {
+    pub id: Option<&'a str>,
+    pub sid: Option<&'a str>,
+    pub name: String,
+    pub is_joint: bool,
+    pub parent: Option<usize>,
+    pub world: DMat4,
+    /// `(url, material symbol → material id)` of each `<instance_geometry>`.
+    pub geometries: Vec<(&'a str, HashMap<&'a str, &'a str>)>,
+    /// The same for each `<instance_controller>`.
+    pub controllers: Vec<(&'a str, HashMap<&'a str, &'a str>)>,
+}
+
+/// Every node under `scene`, parents first.
+pub fn read<'a>(scene: Node<'a, '_>, max_nodes: usize) -> Result<Vec<SceneNode<'a>>, String> {
+    let mut out = Vec::new();
+    for node in children(scene, "node") {
+        walk(node, None, DMat4::IDENTITY, 0, max_nodes, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn walk<'a>(
+    node: Node<'a, '_>,
+    parent: Option<usize>,
+    parent_world: DMat4,
+    depth: usize,
+    max_nodes: usize,
+    out: &mut Vec<SceneNode<'a>>,
+) -> Result<(), String> {
+    if out.len() >= max_nodes {
+        return Err(format!("more than {max_nodes} scene nodes"));
+    }
+    if depth > 256 {
+        return Err("scene nodes nested deeper than 256".into());
+    }
+    let world = parent_world * local_matrix(node)?;
+    let instances = |kind: &'static str| {
+        children(node, kind)
+            .filter_map(|i| Some((i.attribute("url")?, bound_materials(i))))
+            .collect::<Vec<_>>()
+    };
+    let index = out.len();
+    out.push(SceneNode {
+        id: node.attribute("id"),
+        sid: node.attribute("sid"),
+        name: node
+            .attribute("name")
+            .or(node.attribute("id"))
+            .unwrap_or("node")
+            .to_owned(),
+        is_joint: node.attribute("type") == Some("JOINT"),
+        parent,
+        world,
+        geometries: instances("instance_geometry"),
+        controllers: instances("instance_controller"),
+    });
+    for c in children(node, "node") {
+        walk(c, Some(index), world, depth + 1, max_nodes, out)?;
+    }
+    Ok(())
+}
+
+/// A node's transform elements multiplied in the order written.
+fn local_matrix(node: Node<'_, '_>) -> Result<DMat4, String> {
+    let mut m = DMat4::IDENTITY;
+    for t in node.children().filter(|c| c.is_element()) {
+        let v = || floats(t);
+        let part = match t.tag_name().name() {
+            "matrix" => matrix(&v()?).ok_or("a <matrix> without 16 finite numbers")?,
+            "translate" => match v()?.as_slice() {
+                [x, y, z, ..] => DMat4::from_translation(DVec3::new(*x, *y, *z)),
+                _ => return Err("a <translate> without 3 numbers".into()),
+            },
+            "scale" => match v()?.as_slice() {
+                [x, y, z, ..] => DMat4::from_scale(DVec3::new(*x, *y, *z)),
+                _ => return Err("a <scale> without 3 numbers".into()),
+            },
+            "rotate" => match v()?.as_slice() {
+                [x, y, z, angle, ..] => {
+                    let axis = DVec3::new(*x, *y, *z);
+                    if axis.length_squared() > 0.0 {
+                        DMat4::from_axis_angle(axis.normalize(), angle.to_radians())
+                    } else {
+                        DMat4::IDENTITY
+                    }
+                }
+                _ => return Err("a <rotate> without an axis and an angle".into()),
+            },
+            _ => continue,
+        };
+        if !part.is_finite() {
+            return Err(format!(
+                "a <{}> with non-finite numbers",
+                t.tag_name().name()
+            ));
+        }
+        m *= part;
+    }
+    Ok(m)
+}
+
+/// `<bind_material>`'s `symbol → target` pairs.
+fn bound_materials<'a>(instance: Node<'a, '_>) -> HashMap<&'a str, &'a str> {
+    child(instance, "bind_material")
+        .and_then(|b| child(b, "technique_common"))
+        .map(|t| {
+            children(t, "instance_material")
+                .filter_map(|m| Some((m.attribute("symbol")?, m.attribute("target")?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
