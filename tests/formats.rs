@@ -286,8 +286,10 @@ fn assert_same_rig(other: &Character, glb: &Character) {
     assert_eq!(other.mesh.vertex_count(), glb.mesh.vertex_count());
     assert_eq!(other.mesh.triangles.len(), glb.mesh.triangles.len());
     let (a, b) = (other.mesh.bounds(), glb.mesh.bounds());
+    // Text formats keep about six digits: compare to a hundred-thousandth of the body.
+    let tolerance = 1e-5 * b.longest_side();
     assert!(
-        a.min.distance(b.min) < 1e-4 && a.max.distance(b.max) < 1e-4,
+        a.min.distance(b.min) < tolerance && a.max.distance(b.max) < tolerance,
         "{a:?} {b:?}"
     );
     let (sf, sg) = (
@@ -297,7 +299,11 @@ fn assert_same_rig(other: &Character, glb: &Character) {
     assert_eq!(sf.joints.len(), sg.joints.len());
     for j in &sf.joints {
         let k = sg.joints.iter().find(|k| k.name == j.name).unwrap();
-        assert!(j.position().distance(k.position()) < 1e-4, "{}", j.name);
+        assert!(
+            j.position().distance(k.position()) < tolerance,
+            "{}",
+            j.name
+        );
         let parent = |s: &rigkit::rig::Skeleton, p: Option<rigkit::rig::JointId>| {
             p.and_then(|p| s.joint(p)).map(|p| p.name.clone())
         };
@@ -309,7 +315,7 @@ fn assert_same_rig(other: &Character, glb: &Character) {
     for v in 0..other.mesh.vertex_count() {
         let p = other.mesh.positions[v];
         let Some(u) =
-            (0..glb.mesh.vertex_count()).find(|&u| glb.mesh.positions[u].distance(p) < 1e-5)
+            (0..glb.mesh.vertex_count()).find(|&u| glb.mesh.positions[u].distance(p) < tolerance)
         else {
             continue;
         };
@@ -333,7 +339,7 @@ fn assert_same_rig(other: &Character, glb: &Character) {
 }
 
 /// A character Blender 4.5 exported as binary FBX (7.4, compressed arrays, `tests/blender/
-/// to_fbx.py … shape`) reads as the GLB it was made from: the same surface, skeleton, bind
+/// export_as.py … shape`) reads as the GLB it was made from: the same surface, skeleton, bind
 /// pose and skin weights, in the same frame, plus the blend shape added before export.
 #[test]
 fn fbx_from_blender_reads_like_the_gltf_it_was_made_from() {
@@ -367,7 +373,7 @@ fn fbx_from_blender_reads_like_the_gltf_it_was_made_from() {
     assert_eq!(back.info().skinned_vertices, fbx.mesh.vertex_count());
 }
 
-/// The same character exported by Blender as COLLADA (`tests/blender/to_dae.py`: Z up,
+/// The same character exported by Blender as COLLADA (`tests/blender/export_as.py`: Z up,
 /// `<matrix>` nodes, a `controller/skin` with inverse binds) reads as the GLB too.
 #[test]
 fn collada_from_blender_reads_like_the_gltf_it_was_made_from() {
@@ -502,23 +508,16 @@ Connections:  {
     );
 }
 
-/// An FBX animation stack comes in as a clip that moves the skeleton as the original did:
-/// the Fox's walk, exported by Blender (baked keys, simplified), against the GLB's own clip.
-#[test]
-fn fbx_animation_stacks_play_like_the_clips_they_were_made_from() {
-    let fbx = import(
-        &common::read("fbx/fox-walk.fbx"),
-        "fox-walk.fbx",
-        &Limits::default(),
-    )
-    .unwrap();
+/// `other`'s one clip moves its skeleton as the Fox's own walk moves the Fox, within 1 % of
+/// the body's size at every joint.
+fn assert_plays_like_the_walk(other: &Character) {
     let glb = fox();
     let (sf, sg) = (
-        fbx.skeleton.as_ref().unwrap(),
+        other.skeleton.as_ref().unwrap(),
         glb.skeleton.as_ref().unwrap(),
     );
-    assert_eq!(fbx.animations.len(), 1);
-    let clip = &fbx.animations[0];
+    assert_eq!(other.animations.len(), 1);
+    let clip = &other.animations[0];
     assert!(clip.fits(sf));
     let walk = glb.animations.iter().find(|c| c.name == "Walk").unwrap();
     assert!(
@@ -539,4 +538,31 @@ fn fbx_animation_stacks_play_like_the_clips_they_were_made_from() {
         }
     }
     assert!(worst < 0.01, "joints {worst} of the body's size apart");
+}
+
+/// An FBX animation stack comes in as a clip that moves the skeleton as the original did:
+/// the Fox's walk, exported by Blender (baked keys, simplified), against the GLB's own clip.
+#[test]
+fn fbx_animation_stacks_play_like_the_clips_they_were_made_from() {
+    let fbx = import(
+        &common::read("fbx/fox-walk.fbx"),
+        "fox-walk.fbx",
+        &Limits::default(),
+    )
+    .unwrap();
+    assert_plays_like_the_walk(&fbx);
+}
+
+/// COLLADA animation channels (Blender's sampled bone matrices, `tests/blender/export_as.py
+/// … anim=Walk`) play as the clip they were made from.
+#[test]
+fn collada_animations_play_like_the_clips_they_were_made_from() {
+    let dae = import(
+        &common::read("dae/fox-walk.dae"),
+        "fox-walk.dae",
+        &Limits::default(),
+    )
+    .unwrap();
+    assert_same_rig(&dae, &fox());
+    assert_plays_like_the_walk(&dae);
 }

@@ -10,6 +10,7 @@ mod fbx;
 mod glb;
 mod gltf_animation;
 mod gltf_scene;
+mod mesh_builder;
 mod obj;
 mod resources;
 

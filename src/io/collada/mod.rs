@@ -3,22 +3,24 @@
 //! (`controller/skin`: bind shape, inverse binds, weights), the joint hierarchy of the visual
 //! scene, and `asset/up_axis` and `unit` normalised to Y-up metres.
 
+mod animation;
 mod document;
 mod geometry;
 mod nodes;
 
 use std::collections::HashMap;
 
-use glam::{DMat4, Vec2};
+use glam::DMat4;
 use roxmltree::{Document, ParsingOptions};
 
 use self::document::{Ids, Source, child, children, floats, inputs, ints, matrix};
 use self::nodes::SceneNode;
 use super::ImportError;
 use super::axes::AxisSystem;
+use super::mesh_builder::MeshBuilder;
 use crate::character::SourceSummary;
-use crate::mesh::{Material, Mesh, MeshPart, UnitBox, vertex_normals};
-use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights, top_influences};
+use crate::mesh::Material;
+use crate::rig::{Influence, Joint, JointId, Skeleton, top_influences};
 use crate::{Character, Limits};
 
 /// Whether `bytes` look like a COLLADA document.
@@ -357,8 +359,7 @@ impl<'a> Builder<'_, 'a, '_> {
                 .collect(),
         });
 
-        let mut mesh = Mesh::default();
-        let mut skin_weights = SkinWeights::new();
+        let mut builder = MeshBuilder::new(self.name, self.limits);
         let mut materials: Vec<Material> = Vec::new();
         let mut material_of: HashMap<String, usize> = HashMap::new();
         let mut skins = 0;
@@ -368,18 +369,10 @@ impl<'a> Builder<'_, 'a, '_> {
                 self.warnings.push(format!("skipped the geometry '{url}': no <mesh> (splines and convex meshes are not read)"));
                 continue;
             };
-            let room = self
-                .limits
-                .max_triangles
-                .saturating_sub(mesh.triangles.len());
+            let room = builder.triangles_left();
             let geometry = geometry::read(mesh_node, self.ids, room).map_err(|reason| {
                 if reason.starts_with("more than") {
-                    ImportError::TooMany {
-                        name: self.name.into(),
-                        what: "triangles",
-                        count: self.limits.max_triangles + 1,
-                        limit: self.limits.max_triangles,
-                    }
+                    builder.too_many_triangles()
                 } else {
                     self.fail(format!("geometry '{url}': {reason}"))
                 }
@@ -411,21 +404,8 @@ impl<'a> Builder<'_, 'a, '_> {
                     .collect();
                 top_influences(&list, 8)
             };
-            let mut vertex_of: HashMap<(u32, Option<[u32; 2]>), u32> = HashMap::new();
+            builder.begin_geometry();
             for (corners, symbol) in geometry.corners.iter().zip(&geometry.materials) {
-                let triangle = corners.map(|(point, uv)| {
-                    let key = (point, uv.map(|uv: Vec2| [uv.x.to_bits(), uv.y.to_bits()]));
-                    *vertex_of.entry(key).or_insert_with(|| {
-                        let p = place.transform_point3(geometry.positions[point as usize]);
-                        mesh.positions.push(self.axes.point(p));
-                        if uv.is_some() || !mesh.uvs.is_empty() {
-                            mesh.uvs.resize(mesh.positions.len() - 1, Vec2::ZERO);
-                            mesh.uvs.push(uv.unwrap_or(Vec2::ZERO));
-                        }
-                        skin_weights.push_vertex(influences_of(point as usize));
-                        (mesh.positions.len() - 1) as u32
-                    })
-                });
                 let material = symbol.as_deref().map(|s| {
                     let target = bound.get(s).copied().unwrap_or(s);
                     *material_of.entry(target.to_owned()).or_insert_with(|| {
@@ -433,62 +413,28 @@ impl<'a> Builder<'_, 'a, '_> {
                         materials.len() - 1
                     })
                 });
-                match mesh.parts.last_mut() {
-                    Some(part)
-                        if part.material == material
-                            && part.first_triangle + part.triangle_count
-                                == mesh.triangles.len() =>
-                    {
-                        part.triangle_count += 1;
-                    }
-                    _ => mesh.parts.push(MeshPart {
-                        first_triangle: mesh.triangles.len(),
-                        triangle_count: 1,
-                        material,
-                    }),
-                }
-                mesh.triangles.push(triangle);
-            }
-            if mesh.positions.len() > self.limits.max_vertices {
-                return Err(ImportError::TooMany {
-                    name: self.name.into(),
-                    what: "vertices",
-                    count: mesh.positions.len(),
-                    limit: self.limits.max_vertices,
+                builder.triangle(*corners, material, |point| {
+                    let p = place.transform_point3(geometry.positions[point as usize]);
+                    (self.axes.point(p), influences_of(point as usize))
                 });
             }
+            builder.check_vertices()?;
         }
-        if !mesh.uvs.is_empty() {
-            mesh.uvs.resize(mesh.positions.len(), Vec2::ZERO);
-        }
-        if mesh.triangles.is_empty() {
-            return Err(ImportError::NoTriangles {
-                name: self.name.into(),
-            });
-        }
-        if let Some(v) = mesh.positions.iter().position(|p| !p.is_finite()) {
-            return Err(ImportError::NonFinitePosition {
-                name: self.name.into(),
-                place: "the COLLADA geometry".into(),
-                vertex: v,
-            });
-        }
-        if UnitBox::of(&mesh.bounds()).is_none() {
-            return Err(ImportError::Degenerate {
-                name: self.name.into(),
-            });
-        }
-        mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
-        let animations = child(root, "library_animations").map_or(0, |l| {
-            l.descendants()
-                .filter(|d| d.has_tag_name("channel"))
-                .count()
-        });
-        if animations > 0 {
-            self.warnings.push(format!(
-                "{animations} COLLADA animation channels are not read yet: the rig comes in at its bind pose"
-            ));
-        }
+        let (mesh, skin_weights) = builder.finish("the COLLADA geometry")?;
+        let mut budget = self.limits.max_animation_keys;
+        let clips = match &skeleton {
+            Some(s) => {
+                let rig = animation::Rig {
+                    nodes: self.nodes,
+                    joint_nodes: &joint_nodes,
+                    skeleton: s,
+                    axes: self.axes,
+                };
+                animation::read_clips(root, self.ids, &rig, &mut budget, &mut self.warnings)
+            }
+            None => Vec::new(),
+        };
+        let animations = clips.len();
         let textures = child(root, "library_images").map_or(0, |l| children(l, "image").count());
         let skin = (skeleton.is_some() && skin_weights.influenced_vertex_count() > 0)
             .then_some(skin_weights);
@@ -501,11 +447,11 @@ impl<'a> Builder<'_, 'a, '_> {
                 materials: materials.len(),
                 textures,
                 skins,
-                animations: usize::from(animations > 0),
+                animations,
             },
             materials,
             images: Vec::new(),
-            animations: Vec::new(),
+            animations: clips,
             humanoid: Vec::new(),
             warnings: self.warnings,
         })

@@ -8,12 +8,22 @@ use roxmltree::Node;
 
 use super::document::{child, children, floats, matrix};
 
+/// One transform element of a node, kept so that animation channels can replace its values.
+#[derive(Debug, Clone)]
+pub struct TransformElement<'a> {
+    pub sid: Option<&'a str>,
+    pub kind: &'a str,
+    pub values: Vec<f64>,
+}
+
 pub struct SceneNode<'a> {
     pub id: Option<&'a str>,
     pub sid: Option<&'a str>,
     pub name: String,
     pub is_joint: bool,
     pub parent: Option<usize>,
+    /// The node's transform elements, in order.
+    pub transforms: Vec<TransformElement<'a>>,
     pub world: DMat4,
     /// `(url, material symbol → material id)` of each `<instance_geometry>`.
     pub geometries: Vec<(&'a str, HashMap<&'a str, &'a str>)>,
@@ -44,7 +54,8 @@ fn walk<'a>(
     if depth > 256 {
         return Err("scene nodes nested deeper than 256".into());
     }
-    let world = parent_world * local_matrix(node)?;
+    let transforms = transform_elements(node)?;
+    let world = parent_world * compose(&transforms);
     let instances = |kind: &'static str| {
         children(node, kind)
             .filter_map(|i| Some((i.attribute("url")?, bound_materials(i))))
@@ -61,6 +72,7 @@ fn walk<'a>(
             .to_owned(),
         is_joint: node.attribute("type") == Some("JOINT"),
         parent,
+        transforms,
         world,
         geometries: instances("instance_geometry"),
         controllers: instances("instance_controller"),
@@ -71,43 +83,51 @@ fn walk<'a>(
     Ok(())
 }
 
-/// A node's transform elements multiplied in the order written.
-fn local_matrix(node: Node<'_, '_>) -> Result<DMat4, String> {
-    let mut m = DMat4::IDENTITY;
+/// A node's transform elements, checked: each has the numbers its kind needs, all finite.
+fn transform_elements<'a>(node: Node<'a, '_>) -> Result<Vec<TransformElement<'a>>, String> {
+    let mut out = Vec::new();
     for t in node.children().filter(|c| c.is_element()) {
-        let v = || floats(t);
-        let part = match t.tag_name().name() {
-            "matrix" => matrix(&v()?).ok_or("a <matrix> without 16 finite numbers")?,
-            "translate" => match v()?.as_slice() {
-                [x, y, z, ..] => DMat4::from_translation(DVec3::new(*x, *y, *z)),
-                _ => return Err("a <translate> without 3 numbers".into()),
-            },
-            "scale" => match v()?.as_slice() {
-                [x, y, z, ..] => DMat4::from_scale(DVec3::new(*x, *y, *z)),
-                _ => return Err("a <scale> without 3 numbers".into()),
-            },
-            "rotate" => match v()?.as_slice() {
-                [x, y, z, angle, ..] => {
-                    let axis = DVec3::new(*x, *y, *z);
-                    if axis.length_squared() > 0.0 {
-                        DMat4::from_axis_angle(axis.normalize(), angle.to_radians())
-                    } else {
-                        DMat4::IDENTITY
-                    }
-                }
-                _ => return Err("a <rotate> without an axis and an angle".into()),
-            },
+        let kind = t.tag_name().name();
+        let needed = match kind {
+            "matrix" => 16,
+            "translate" | "scale" => 3,
+            "rotate" => 4,
             _ => continue,
         };
-        if !part.is_finite() {
-            return Err(format!(
-                "a <{}> with non-finite numbers",
-                t.tag_name().name()
-            ));
+        let values = floats(t)?;
+        if values.len() < needed || values.iter().any(|v| !v.is_finite()) {
+            return Err(format!("a <{kind}> without {needed} finite numbers"));
         }
-        m *= part;
+        out.push(TransformElement {
+            sid: t.attribute("sid"),
+            kind,
+            values,
+        });
     }
-    Ok(m)
+    Ok(out)
+}
+
+/// Transform elements multiplied in the order written.
+pub fn compose(elements: &[TransformElement<'_>]) -> DMat4 {
+    let mut m = DMat4::IDENTITY;
+    for t in elements {
+        let v = &t.values;
+        m *= match t.kind {
+            "matrix" => matrix(v).unwrap_or(DMat4::IDENTITY),
+            "translate" => DMat4::from_translation(DVec3::new(v[0], v[1], v[2])),
+            "scale" => DMat4::from_scale(DVec3::new(v[0], v[1], v[2])),
+            "rotate" => {
+                let axis = DVec3::new(v[0], v[1], v[2]);
+                if axis.length_squared() > 0.0 {
+                    DMat4::from_axis_angle(axis.normalize(), v[3].to_radians())
+                } else {
+                    DMat4::IDENTITY
+                }
+            }
+            _ => DMat4::IDENTITY,
+        };
+    }
+    m
 }
 
 /// `<bind_material>`'s `symbol → target` pairs.

@@ -13,17 +13,18 @@ mod tree;
 
 use std::collections::{HashMap, HashSet};
 
-use glam::{DMat4, DVec3, Vec2, Vec3};
+use glam::{DMat4, DVec3, Vec3};
 
 use self::objects::{Document, Key, properties};
 use self::transform::{axis_system, geometric_matrix, local_matrix};
 use self::tree::Node;
 use super::ImportError;
 use super::axes::AxisSystem;
+use super::mesh_builder::MeshBuilder;
 use crate::character::SourceSummary;
 use crate::limits::MAX_MORPH_TARGETS;
-use crate::mesh::{Material, Mesh, MeshPart, MorphTarget, UnitBox, vertex_normals};
-use crate::rig::{Influence, Joint, JointId, Skeleton, SkinWeights, top_influences};
+use crate::mesh::{Material, MorphTarget};
+use crate::rig::{Influence, Joint, JointId, Skeleton, top_influences};
 use crate::{Character, Limits};
 
 /// Whether `bytes` look like an FBX file (binary header, or the ASCII files' first comment).
@@ -290,8 +291,7 @@ impl<'a> Scene<'a> {
             })
             .unwrap_or_default();
 
-        let mut mesh = Mesh::default();
-        let mut skin = SkinWeights::new();
+        let mut builder = MeshBuilder::new(self.name, self.limits);
         let mut materials: Vec<Material> = Vec::new();
         let mut material_of: HashMap<Key, usize> = HashMap::new();
         let mut skins = 0;
@@ -309,18 +309,10 @@ impl<'a> Scene<'a> {
                 ));
                 continue;
             };
-            let room = self
-                .limits
-                .max_triangles
-                .saturating_sub(mesh.triangles.len());
+            let room = builder.triangles_left();
             let geometry = geometry::read(self.doc.objects[g].node, room).map_err(|reason| {
                 if reason.starts_with("more than") {
-                    ImportError::TooMany {
-                        name: self.name.into(),
-                        what: "triangles",
-                        count: self.limits.max_triangles + 1,
-                        limit: self.limits.max_triangles,
-                    }
+                    builder.too_many_triangles()
                 } else {
                     ImportError::Fbx {
                         name: self.name.into(),
@@ -371,50 +363,18 @@ impl<'a> Scene<'a> {
                     })
                 })
                 .collect();
-            let mut vertex_of: HashMap<(u32, Option<[u32; 2]>), u32> = HashMap::new();
-            let first_vertex = mesh.positions.len();
-            let mut point_of_vertex: Vec<u32> = Vec::new();
+            builder.begin_geometry();
             for (corners, slot) in geometry.corners.iter().zip(&geometry.materials) {
-                let triangle = corners.map(|(point, uv)| {
-                    let key = (point, uv.map(|uv: Vec2| [uv.x.to_bits(), uv.y.to_bits()]));
-                    *vertex_of.entry(key).or_insert_with(|| {
-                        let p = place.transform_point3(geometry.control_points[point as usize]);
-                        mesh.positions.push(self.axes.point(p));
-                        if uv.is_some() || !mesh.uvs.is_empty() {
-                            // Pad earlier geometries without UVs so every vertex has one.
-                            mesh.uvs.resize(mesh.positions.len() - 1, Vec2::ZERO);
-                            mesh.uvs.push(uv.unwrap_or(Vec2::ZERO));
-                        }
-                        skin.push_vertex(top_influences(&per_point[point as usize], 8));
-                        point_of_vertex.push(point);
-                        (mesh.positions.len() - 1) as u32
-                    })
-                });
                 let material = slots.get(*slot).or(slots.first()).copied();
-                match mesh.parts.last_mut() {
-                    Some(part)
-                        if part.material == material
-                            && part.first_triangle + part.triangle_count
-                                == mesh.triangles.len() =>
-                    {
-                        part.triangle_count += 1;
-                    }
-                    _ => mesh.parts.push(MeshPart {
-                        first_triangle: mesh.triangles.len(),
-                        triangle_count: 1,
-                        material,
-                    }),
-                }
-                mesh.triangles.push(triangle);
-            }
-            if mesh.positions.len() > self.limits.max_vertices {
-                return Err(ImportError::TooMany {
-                    name: self.name.into(),
-                    what: "vertices",
-                    count: mesh.positions.len(),
-                    limit: self.limits.max_vertices,
+                builder.triangle(*corners, material, |point| {
+                    let p = place.transform_point3(geometry.control_points[point as usize]);
+                    (
+                        self.axes.point(p),
+                        top_influences(&per_point[point as usize], 8),
+                    )
                 });
             }
+            builder.check_vertices()?;
             for shape in self.blend_shapes(g, geometry.control_points.len()) {
                 if shapes.len() >= MAX_MORPH_TARGETS {
                     return Err(ImportError::TooMany {
@@ -429,13 +389,15 @@ impl<'a> Scene<'a> {
                     delta[i] = d;
                 }
                 // Offsets turn and scale with the geometry but do not move with it.
-                let offsets = point_of_vertex
+                let offsets = builder
+                    .points
                     .iter()
                     .map(|&p| self.axes.point(place.transform_vector3(delta[p as usize])))
                     .collect();
-                shapes.push((first_vertex, shape.name, shape.weight, offsets));
+                shapes.push((builder.first_vertex, shape.name, shape.weight, offsets));
             }
         }
+        let (mut mesh, skin) = builder.finish("the FBX geometry")?;
         let n = mesh.positions.len();
         mesh.morph_targets = shapes
             .into_iter()
@@ -451,27 +413,6 @@ impl<'a> Scene<'a> {
                 },
             )
             .collect();
-        if !mesh.uvs.is_empty() {
-            mesh.uvs.resize(mesh.positions.len(), Vec2::ZERO);
-        }
-        if mesh.triangles.is_empty() {
-            return Err(ImportError::NoTriangles {
-                name: self.name.into(),
-            });
-        }
-        if let Some(v) = mesh.positions.iter().position(|p| !p.is_finite()) {
-            return Err(ImportError::NonFinitePosition {
-                name: self.name.into(),
-                place: "the FBX geometry".into(),
-                vertex: v,
-            });
-        }
-        if UnitBox::of(&mesh.bounds()).is_none() {
-            return Err(ImportError::Degenerate {
-                name: self.name.into(),
-            });
-        }
-        mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
         self.note_what_is_not_read();
         let textures = self.objects_of("Texture", None).len();
         let animations = self.objects_of("AnimationStack", None).len();

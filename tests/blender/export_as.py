@@ -1,10 +1,14 @@
-# Writes a GLB as a binary FBX the way a Blender user exports one (the files in
-# tests/data/fbx). With Blender: blender -b -P tests/blender/to_fbx.py -- IN.glb OUT.fbx [OPTIONS]
+# Writes a GLB as FBX or COLLADA the way a Blender user exports one (the files in
+# tests/data/fbx and tests/data/dae), the format chosen by OUT's extension.
+# With Blender: blender -b -P tests/blender/export_as.py -- IN.glb OUT.fbx|OUT.dae [OPTIONS]
 # With the bpy wheel: python -c "import runpy,sys; sys.argv=['x','--']+sys.argv[1:];
-#   runpy.run_path('tests/blender/to_fbx.py')" IN.glb OUT.fbx [OPTIONS]
+#   runpy.run_path('tests/blender/export_as.py')" IN.glb OUT [OPTIONS]
 # OPTIONS: shape (add a blend shape "Raise": every vertex above 2 m lifted 10 cm, rest weight
-# 0.25), anim (bake every clip), anim=NAME (bake that clip alone, the scene trimmed to it).
-# tests/data/fbx/human-zombie.fbx: human-zombie.glb … shape; fox-walk.fbx: Fox.glb … anim=Walk.
+# 0.25), anim (bake every clip), anim=NAME (that clip alone, the scene trimmed to it).
+# The test files: fbx/human-zombie.fbx from human-zombie.glb … shape; fbx/fox-walk.fbx from
+# Fox.glb … anim=Walk; dae/human-zombie.dae from human-zombie.glb; dae/fox-walk.dae from
+# Fox.glb … anim=Walk.
+import os
 import sys
 
 import bpy
@@ -40,7 +44,16 @@ bpy.ops.object.select_all(action='DESELECT')
 for o in bpy.context.scene.objects:
     if o.type == 'ARMATURE' or o in meshes:
         o.select_set(True)
-bpy.ops.export_scene.fbx(
-    filepath=dst, use_selection=True, add_leaf_bones=False, bake_anim=bool(anim),
-    bake_anim_use_all_actions=keep is None, bake_anim_use_nla_strips=False,
-    path_mode='STRIP', embed_textures=False, axis_forward='-Z', axis_up='Y')
+folder = os.path.dirname(os.path.abspath(dst))
+before = set(os.listdir(folder))
+if dst.lower().endswith('.dae'):
+    bpy.ops.wm.collada_export(filepath=dst, selected=True, include_animations=bool(anim))
+else:
+    bpy.ops.export_scene.fbx(
+        filepath=dst, use_selection=True, add_leaf_bones=False, bake_anim=bool(anim),
+        bake_anim_use_all_actions=keep is None, bake_anim_use_nla_strips=False,
+        path_mode='STRIP', embed_textures=False, axis_forward='-Z', axis_up='Y')
+# The COLLADA exporter writes packed textures beside the file; the tests read none of them.
+for name in set(os.listdir(folder)) - before:
+    if name.lower().endswith(('.png', '.jpg', '.jpeg')):
+        os.remove(os.path.join(folder, name))

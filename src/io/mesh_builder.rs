@@ -1,0 +1,149 @@
+//! A character's mesh from a format's polygons, as the FBX and COLLADA readers build it:
+//! vertices welded per (source point, UV) corner so UV seams split them, runs of one material
+//! as parts, every vertex with its influences, and the checks every reader ends with.
+
+use std::collections::HashMap;
+
+use glam::{Vec2, Vec3};
+
+use super::ImportError;
+use crate::Limits;
+use crate::mesh::{Mesh, MeshPart, UnitBox, vertex_normals};
+use crate::rig::{Influence, SkinWeights};
+
+pub struct MeshBuilder<'a> {
+    name: &'a str,
+    limits: &'a Limits,
+    pub mesh: Mesh,
+    pub skin: SkinWeights,
+    /// The current geometry's vertices by source point and UV.
+    welded: HashMap<(u32, Option<[u32; 2]>), u32>,
+    /// The source point of each of the current geometry's vertices, from `first_vertex` on.
+    pub points: Vec<u32>,
+    pub first_vertex: usize,
+}
+
+impl<'a> MeshBuilder<'a> {
+    pub fn new(name: &'a str, limits: &'a Limits) -> Self {
+        Self {
+            name,
+            limits,
+            mesh: Mesh::default(),
+            skin: SkinWeights::new(),
+            welded: HashMap::new(),
+            points: Vec::new(),
+            first_vertex: 0,
+        }
+    }
+
+    /// Starts another geometry: its points weld among themselves only.
+    pub fn begin_geometry(&mut self) {
+        self.welded.clear();
+        self.points.clear();
+        self.first_vertex = self.mesh.positions.len();
+    }
+
+    /// How many more triangles the limit allows.
+    pub fn triangles_left(&self) -> usize {
+        self.limits
+            .max_triangles
+            .saturating_sub(self.mesh.triangles.len())
+    }
+
+    /// The error for a geometry with more triangles than [`MeshBuilder::triangles_left`].
+    pub fn too_many_triangles(&self) -> ImportError {
+        ImportError::TooMany {
+            name: self.name.into(),
+            what: "triangles",
+            count: self.limits.max_triangles + 1,
+            limit: self.limits.max_triangles,
+        }
+    }
+
+    /// Adds a triangle of `(source point, uv)` corners drawn with `material`; `vertex` gives
+    /// a new vertex's position and influences from its source point.
+    pub fn triangle(
+        &mut self,
+        corners: [(u32, Option<Vec2>); 3],
+        material: Option<usize>,
+        mut vertex: impl FnMut(u32) -> (Vec3, Vec<Influence>),
+    ) {
+        let triangle = corners.map(|(point, uv)| {
+            let key = (point, uv.map(|uv| [uv.x.to_bits(), uv.y.to_bits()]));
+            if let Some(&v) = self.welded.get(&key) {
+                return v;
+            }
+            let (position, influences) = vertex(point);
+            let mesh = &mut self.mesh;
+            mesh.positions.push(position);
+            if uv.is_some() || !mesh.uvs.is_empty() {
+                // Pad earlier geometries without UVs so every vertex has one.
+                mesh.uvs.resize(mesh.positions.len() - 1, Vec2::ZERO);
+                mesh.uvs.push(uv.unwrap_or(Vec2::ZERO));
+            }
+            self.skin.push_vertex(influences);
+            self.points.push(point);
+            let v = (mesh.positions.len() - 1) as u32;
+            self.welded.insert(key, v);
+            v
+        });
+        let mesh = &mut self.mesh;
+        match mesh.parts.last_mut() {
+            Some(part)
+                if part.material == material
+                    && part.first_triangle + part.triangle_count == mesh.triangles.len() =>
+            {
+                part.triangle_count += 1;
+            }
+            _ => mesh.parts.push(MeshPart {
+                first_triangle: mesh.triangles.len(),
+                triangle_count: 1,
+                material,
+            }),
+        }
+        mesh.triangles.push(triangle);
+    }
+
+    /// Fails once the vertices exceed the limit (seams split points, so a file can hold
+    /// fewer points than the vertices they become).
+    pub fn check_vertices(&self) -> Result<(), ImportError> {
+        let count = self.mesh.positions.len();
+        if count > self.limits.max_vertices {
+            return Err(ImportError::TooMany {
+                name: self.name.into(),
+                what: "vertices",
+                count,
+                limit: self.limits.max_vertices,
+            });
+        }
+        Ok(())
+    }
+
+    /// The finished mesh with its normals, and the influences of every vertex; `place` names
+    /// the geometry in an error about a non-finite position.
+    pub fn finish(mut self, place: &str) -> Result<(Mesh, SkinWeights), ImportError> {
+        let mesh = &mut self.mesh;
+        if !mesh.uvs.is_empty() {
+            mesh.uvs.resize(mesh.positions.len(), Vec2::ZERO);
+        }
+        if mesh.triangles.is_empty() {
+            return Err(ImportError::NoTriangles {
+                name: self.name.into(),
+            });
+        }
+        if let Some(vertex) = mesh.positions.iter().position(|p| !p.is_finite()) {
+            return Err(ImportError::NonFinitePosition {
+                name: self.name.into(),
+                place: place.into(),
+                vertex,
+            });
+        }
+        if UnitBox::of(&mesh.bounds()).is_none() {
+            return Err(ImportError::Degenerate {
+                name: self.name.into(),
+            });
+        }
+        mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
+        Ok((self.mesh, self.skin))
+    }
+}
