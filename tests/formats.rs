@@ -566,3 +566,62 @@ fn collada_animations_play_like_the_clips_they_were_made_from() {
     assert_same_rig(&dae, &fox());
     assert_plays_like_the_walk(&dae);
 }
+
+/// An FBX's embedded texture (a `Video` whose `Content` is base64 text in ASCII files) comes
+/// in as the base-colour image of the material it is plugged into, and exports with it.
+#[test]
+fn fbx_embedded_textures_become_material_images() {
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let text = format!(
+        r#"; FBX 7.4.0 project file
+Objects:  {{
+	Geometry: 10, "Geometry::Tri", "Mesh" {{
+		Vertices: *9 {{
+			a: 0,0,0,1,0,0,0,1,0
+		}}
+		PolygonVertexIndex: *3 {{
+			a: 0,1,-3
+		}}
+	}}
+	Model: 20, "Model::Tri", "Mesh" {{
+	}}
+	Material: 30, "Material::Skin", "" {{
+		Properties70:  {{
+			P: "DiffuseColor", "Color", "", "A",1,0.5,0.25
+		}}
+	}}
+	Texture: 40, "Texture::Skin", "" {{
+		RelativeFilename: "skin.png"
+	}}
+	Video: 50, "Video::Skin", "Clip" {{
+		Content: , "{png}"
+	}}
+}}
+Connections:  {{
+	C: "OO",20,0
+	C: "OO",10,20
+	C: "OO",30,20
+	C: "OP",40,30, "DiffuseColor"
+	C: "OO",50,40
+}}
+"#
+    );
+    let c = import(text.as_bytes(), "textured.fbx", &Limits::default()).unwrap();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    assert_eq!(c.images.len(), 1);
+    assert_eq!(c.images[0].mime_type, "image/png");
+    let [skin] = c.materials.as_slice() else {
+        panic!("{:?}", c.materials)
+    };
+    assert_eq!(skin.name.as_deref(), Some("Skin"));
+    assert_eq!(skin.base_color_image, Some(0));
+    assert!(
+        (skin.base_color[1] - 0.5).abs() < 1e-6,
+        "{:?}",
+        skin.base_color
+    );
+    assert_eq!(c.mesh.parts[0].material, Some(0));
+    let glb = export_glb(&c, &ExportOptions::default()).unwrap();
+    let back = import(&glb, "textured.glb", &Limits::default()).unwrap();
+    assert_eq!(back.info().textures, 1);
+}

@@ -97,7 +97,7 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('a glTF dropped with its .bin, an FBX and an OBJ, open too', async () => {
+  test('a glTF dropped with its .bin, an FBX, a COLLADA file and an OBJ, open too', async () => {
     const { page, errors } = app;
     // Fox.glb as a .gltf document plus a separate, percent-encoded .bin.
     const glb = readData('eval/Fox.glb').bytes;
@@ -118,6 +118,10 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     const fbx = await page.evaluate(() => window.rigkit.current);
     assert.equal(fbx.joints, 42);
     assert.equal(fbx.vertices, 1029);
+    // The same human as Blender's COLLADA.
+    await dropFiles(page, [{ name: 'human-zombie.dae', bytes: readData('dae/human-zombie.dae').bytes }]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'human-zombie.dae');
+    assert.equal(await page.evaluate(() => window.rigkit.current.joints), 42);
 
     const cube = 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n'
       + 'f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n';

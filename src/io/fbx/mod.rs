@@ -8,6 +8,7 @@ mod binary;
 mod blend_shapes;
 mod geometry;
 mod objects;
+mod textures;
 mod transform;
 mod tree;
 
@@ -398,6 +399,13 @@ impl<'a> Scene<'a> {
             }
         }
         let (mut mesh, skin) = builder.finish("the FBX geometry")?;
+        let (images, maps) = self.textures();
+        for (key, &index) in &material_of {
+            if let Some(m) = maps.get(key) {
+                materials[index].base_color_image = m.base_color;
+                materials[index].normal_image = m.normal;
+            }
+        }
         let n = mesh.positions.len();
         mesh.morph_targets = shapes
             .into_iter()
@@ -413,7 +421,6 @@ impl<'a> Scene<'a> {
                 },
             )
             .collect();
-        self.note_what_is_not_read();
         let textures = self.objects_of("Texture", None).len();
         let animations = self.objects_of("AnimationStack", None).len();
         let mut budget = self.limits.max_animation_keys;
@@ -435,7 +442,7 @@ impl<'a> Scene<'a> {
                 animations,
             },
             materials,
-            images: Vec::new(),
+            images,
             animations: clips,
             humanoid: Vec::new(),
             warnings: self.warnings,
@@ -523,15 +530,6 @@ impl<'a> Scene<'a> {
             })
             .collect();
         Ok(Some((Skeleton { joints }, sorted)))
-    }
-
-    fn note_what_is_not_read(&mut self) {
-        let textures = self.objects_of("Texture", None).len();
-        if textures > 0 {
-            self.warnings.push(format!(
-                "{textures} FBX textures are not read yet: materials keep their colours only"
-            ));
-        }
     }
 }
 
