@@ -387,6 +387,15 @@ impl<'a> Builder<'_, 'a, '_> {
             if skin.is_some() {
                 skins += 1;
             }
+            // The skeleton's joint for each of the skin's joints, looked up once per skin.
+            let skin_joint: Vec<Option<JointId>> = skin
+                .iter()
+                .flat_map(|s| &s.joints)
+                .map(|name| {
+                    let n = self.node_named(name)?;
+                    joint_of_node.get(&n).map(|&j| JointId(j))
+                })
+                .collect();
             let influences_of = |point: usize| -> Vec<Influence> {
                 let Some(skin) = skin else { return Vec::new() };
                 let list: Vec<Influence> = skin
@@ -395,9 +404,8 @@ impl<'a> Builder<'_, 'a, '_> {
                     .into_iter()
                     .flatten()
                     .filter_map(|&(j, w)| {
-                        let n = self.node_named(&skin.joints[j])?;
                         Some(Influence {
-                            joint: JointId(*joint_of_node.get(&n)?),
+                            joint: skin_joint[j]?,
                             weight: w,
                         })
                     })

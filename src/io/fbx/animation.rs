@@ -171,13 +171,10 @@ impl Scene<'_> {
         for node in self.doc.children_of(layer, "AnimationCurveNode") {
             let Some((model, slot)) = self
                 .doc
-                .property_links
-                .iter()
-                .filter(|(c, p, _)| {
-                    c == node && self.doc.objects.get(p).is_some_and(|o| o.class == "Model")
-                })
-                .find_map(|(_, p, property)| {
-                    Some((p.clone(), CHANNELS.iter().position(|c| c == property)?))
+                .property_parents_of(node, "Model")
+                .into_iter()
+                .find_map(|(model, property)| {
+                    Some((model.clone(), CHANNELS.iter().position(|c| *c == property)?))
                 })
             else {
                 continue;
@@ -194,15 +191,8 @@ impl Scene<'_> {
                 defaults: [default("d|X"), default("d|Y"), default("d|Z")],
                 curves: [None, None, None],
             };
-            for (curve, _, property) in self.doc.property_links.iter().filter(|(c, p, _)| {
-                p == node
-                    && self
-                        .doc
-                        .objects
-                        .get(c)
-                        .is_some_and(|o| o.class == "AnimationCurve")
-            }) {
-                let Some(axis) = ["d|X", "d|Y", "d|Z"].iter().position(|a| a == property) else {
+            for (curve, property) in self.doc.property_children_of(node, "AnimationCurve") {
+                let Some(axis) = ["d|X", "d|Y", "d|Z"].iter().position(|a| *a == property) else {
                     continue;
                 };
                 let curve = self.doc.objects[curve].node;

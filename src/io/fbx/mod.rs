@@ -136,11 +136,10 @@ impl<'a> Scene<'a> {
                 continue;
             }
             for pose in object.node.children_named("PoseNode") {
-                let node_key = pose.child("Node").and_then(|n| match n.values.first() {
-                    Some(tree::Value::Int(i)) => Some(i.to_string()),
-                    Some(tree::Value::Str(s)) => Some(s.clone()),
-                    _ => None,
-                });
+                let node_key = pose
+                    .child("Node")
+                    .and_then(|n| n.values.first())
+                    .and_then(objects::key);
                 if let (Some(k), Some(m)) = (node_key, matrix(pose.child("Matrix"))) {
                     bind_pose.entry(k).or_insert(m);
                 }

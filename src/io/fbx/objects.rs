@@ -22,11 +22,19 @@ pub struct Document<'a> {
     pub objects: HashMap<Key, Object<'a>>,
     /// Keys in file order, so that results do not depend on hashing.
     pub order: Vec<Key>,
-    /// `(child, parent)` connections, in file order.
-    pub links: Vec<(Key, Key)>,
-    /// `(child, parent, property)` object-to-property connections: a curve node driving a
-    /// model's `Lcl Rotation`, a curve driving a node's `d|X`.
-    pub property_links: Vec<(Key, Key, String)>,
+    /// Connections in file order, indexed by both ends below.
+    links: Vec<Link>,
+    /// Indices into `links` by parent and by child, each in file order.
+    by_parent: HashMap<Key, Vec<usize>>,
+    by_child: HashMap<Key, Vec<usize>>,
+}
+
+/// A connection of a child object to its parent, or to one of its parent's properties (a
+/// curve node driving a model's `Lcl Rotation`, a texture in a material's `DiffuseColor`).
+struct Link {
+    child: Key,
+    parent: Key,
+    property: Option<String>,
 }
 
 impl<'a> Document<'a> {
@@ -72,53 +80,102 @@ impl<'a> Document<'a> {
             }
         }
         let mut links = Vec::new();
-        let mut property_links = Vec::new();
         if let Some(list) = top.iter().find(|n| n.name == "Connections") {
             for c in &list.children {
                 if !matches!(c.name.as_str(), "C" | "Connect") {
                     continue;
                 }
                 // Object-to-object and object-to-property links both attach a child to its
-                // parent object; the property (a texture's slot) is not needed here.
+                // parent object; the second kind also names the property.
                 let (Some(child), Some(parent)) =
                     (c.values.get(1).and_then(key), c.values.get(2).and_then(key))
                 else {
                     continue;
                 };
-                if let Some(property) = c.str(3) {
-                    property_links.push((child.clone(), parent.clone(), property.to_owned()));
-                }
-                links.push((child, parent));
+                links.push(Link {
+                    child,
+                    parent,
+                    property: c.str(3).map(str::to_owned),
+                });
             }
+        }
+        let mut by_parent: HashMap<Key, Vec<usize>> = HashMap::new();
+        let mut by_child: HashMap<Key, Vec<usize>> = HashMap::new();
+        for (i, link) in links.iter().enumerate() {
+            by_parent.entry(link.parent.clone()).or_default().push(i);
+            by_child.entry(link.child.clone()).or_default().push(i);
         }
         Self {
             objects,
             order,
             links,
-            property_links,
+            by_parent,
+            by_child,
         }
+    }
+
+    fn is(&self, key: &str, class: &str) -> bool {
+        self.objects.get(key).is_some_and(|o| o.class == class)
+    }
+
+    fn links_under(&self, parent: &str) -> impl Iterator<Item = &Link> {
+        self.by_parent
+            .get(parent)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.links[i])
+    }
+
+    fn links_above(&self, child: &str) -> impl Iterator<Item = &Link> {
+        self.by_child
+            .get(child)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.links[i])
+    }
+
+    /// Every object-to-property connection, in file order: `(child, parent, property)`.
+    pub fn property_links(&self) -> impl Iterator<Item = (&Key, &Key, &str)> {
+        self.links
+            .iter()
+            .filter_map(|l| Some((&l.child, &l.parent, l.property.as_deref()?)))
+    }
+
+    /// The objects of `class` connected to a property of `parent`, with the property's name.
+    pub fn property_children_of(&self, parent: &str, class: &str) -> Vec<(&Key, &str)> {
+        self.links_under(parent)
+            .filter(|l| self.is(&l.child, class))
+            .filter_map(|l| Some((&l.child, l.property.as_deref()?)))
+            .collect()
+    }
+
+    /// The objects of `class` whose properties `child` is connected to, with the property.
+    pub fn property_parents_of(&self, child: &str, class: &str) -> Vec<(&Key, &str)> {
+        self.links_above(child)
+            .filter(|l| self.is(&l.parent, class))
+            .filter_map(|l| Some((&l.parent, l.property.as_deref()?)))
+            .collect()
     }
 
     /// The objects connected under `parent`, of `class`, in file order.
     pub fn children_of(&self, parent: &str, class: &str) -> Vec<&Key> {
-        self.links
-            .iter()
-            .filter(|(c, p)| p == parent && self.objects.get(c).is_some_and(|o| o.class == class))
-            .map(|(c, _)| c)
+        self.links_under(parent)
+            .filter(|l| self.is(&l.child, class))
+            .map(|l| &l.child)
             .collect()
     }
 
     /// The objects `child` is connected under, of `class`, in file order.
     pub fn parents_of(&self, child: &str, class: &str) -> Vec<&Key> {
-        self.links
-            .iter()
-            .filter(|(c, p)| c == child && self.objects.get(p).is_some_and(|o| o.class == class))
-            .map(|(_, p)| p)
+        self.links_above(child)
+            .filter(|l| self.is(&l.parent, class))
+            .map(|l| &l.parent)
             .collect()
     }
 }
 
-fn key(value: &Value) -> Option<Key> {
+/// An object's key as a value names it: an id (7.x) or a `Class::Name` string (6.x).
+pub fn key(value: &Value) -> Option<Key> {
     match value {
         Value::Int(i) => Some(i.to_string()),
         Value::Str(s) => Some(s.clone()),

@@ -126,6 +126,7 @@ impl Scene<'_> {
             None
         };
         let parents: Vec<Option<Key>> = keys.iter().map(joint_parent).collect();
+        let position: HashMap<&Key, usize> = keys.iter().enumerate().map(|(i, k)| (k, i)).collect();
         let depth = |i: usize| {
             let mut d = 0;
             let mut at = parents[i].clone();
@@ -134,10 +135,7 @@ impl Scene<'_> {
                 if d > keys.len() {
                     break;
                 }
-                at = keys
-                    .iter()
-                    .position(|k| *k == p)
-                    .and_then(|j| parents[j].clone());
+                at = position.get(&p).and_then(|&j| parents[j].clone());
             }
             d
         };

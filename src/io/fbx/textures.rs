@@ -25,7 +25,7 @@ impl Scene<'_> {
         let mut image_of: HashMap<Key, Option<usize>> = HashMap::new();
         let mut maps: HashMap<Key, Maps> = HashMap::new();
         let mut unreadable = 0usize;
-        for (texture, material, slot) in &self.doc.property_links {
+        for (texture, material, slot) in self.doc.property_links() {
             let is =
                 |k: &Key, class: &str| self.doc.objects.get(k).is_some_and(|o| o.class == class);
             if !is(texture, "Texture") || !is(material, "Material") {
