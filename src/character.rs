@@ -25,10 +25,27 @@ pub struct Character {
     pub animations: Vec<Clip>,
     /// The file's humanoid bone map (VRM), if it had one.
     pub humanoid: Vec<HumanoidBone>,
+    /// The VRM avatar the file was (its version and meta), written back on export.
+    pub vrm: Option<VrmAvatar>,
     /// Things the importer skipped or repaired, worded for the user.
     pub warnings: Vec<String>,
     /// What else the file held, for `info` (materials, textures, skins, animations).
     pub source: SourceSummary,
+}
+
+/// A VRM avatar's identity beyond its skeleton: the version of the extension it came in and
+/// its `meta` (name, authors, licence and permissions), kept as the file wrote it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VrmAvatar {
+    pub version: VrmVersion,
+    pub meta: serde_json::Value,
+}
+
+/// The two VRM versions: 0.x (`extensions.VRM`) and 1.0 (`extensions.VRMC_vrm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VrmVersion {
+    V0,
+    V1,
 }
 
 /// Counts of what an input file held beyond the mesh and skeleton.

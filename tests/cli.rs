@@ -70,6 +70,21 @@ fn convert_writes_a_file_that_reads_back() {
     assert!(stdout.contains("24 joints"), "{stdout}");
     let (ok, info, _) = rigkit(&["info".as_ref(), out.as_os_str()]);
     assert!(ok && info.contains("joints:           24"), "{info}");
+    // The extension picks the format: FBX reads back with the skeleton and its clips.
+    let fbx = dir.join("fox.fbx");
+    let (ok, _, stderr) = rigkit(&["convert".as_ref(), fox.as_os_str(), fbx.as_os_str()]);
+    assert!(ok, "{stderr}");
+    let (ok, info, _) = rigkit(&["info".as_ref(), fbx.as_os_str()]);
+    assert!(ok && info.contains("joints:           24"), "{info}");
+    assert!(info.contains("Survey") && info.contains("Walk"), "{info}");
+    // A format rigkit does not write is refused before any work, naming what it writes.
+    let obj = dir.join("fox.obj");
+    let (ok, _, stderr) = rigkit(&["convert".as_ref(), fox.as_os_str(), obj.as_os_str()]);
+    assert!(
+        !ok && stderr.contains(".glb (the default), .fbx and .vrm"),
+        "{stderr}"
+    );
+    assert!(!obj.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -474,3 +474,163 @@ fn broken_morph_targets_are_refused_by_name() {
         .to_string();
     assert!(err.contains("morph targets"), "{err}");
 }
+
+/// Vertices of `c` by position (quantised to a millionth of `size`), for matching vertices
+/// across a format that welds or splits them differently.
+fn by_position(c: &Character, size: f32) -> std::collections::HashMap<[i64; 3], Vec<usize>> {
+    let mut map: std::collections::HashMap<[i64; 3], Vec<usize>> = Default::default();
+    for (v, p) in c.mesh.positions.iter().enumerate() {
+        map.entry((*p / (1e-6 * size)).round().as_i64vec3().to_array())
+            .or_default()
+            .push(v);
+    }
+    map
+}
+
+/// The influences of vertex `v` as (joint name, weight), at most 4, normalised, by name.
+fn named_influences(c: &Character, v: usize) -> Vec<(String, f32)> {
+    let (s, w) = (c.skeleton.as_ref().unwrap(), c.skin.as_ref().unwrap());
+    let mut list: Vec<(String, f32)> = top_influences(w.influences(v), 4)
+        .iter()
+        .map(|i| (s.joints[i.joint.index()].name.clone(), i.weight))
+        .collect();
+    list.sort_by(|a, b| a.0.cmp(&b.0));
+    list
+}
+
+/// `original` written as FBX by rigkit and read back: the same surface, skeleton (names,
+/// parents, bind positions), skin weights by joint name (within 1e-4), blend shapes (names,
+/// rest weights, offsets within 1e-5 of the body), materials, images and clips.
+fn assert_fbx_round_trips(original: &Character, rel: &str) -> Character {
+    let fbx = rigkit::export::export_fbx(original, &ExportOptions::default()).unwrap();
+    let back = import(&fbx, "exported.fbx", &Limits::default()).unwrap();
+    let size = original.mesh.bounds().longest_side();
+    let tolerance = 1e-5 * size;
+    assert_eq!(
+        back.mesh.triangles.len(),
+        original.mesh.triangles.len(),
+        "{rel}"
+    );
+    let (a, b) = (back.mesh.bounds(), original.mesh.bounds());
+    assert!(
+        a.min.distance(b.min) < tolerance && a.max.distance(b.max) < tolerance,
+        "{rel}: {a:?} {b:?}"
+    );
+    let (sb, so) = (
+        back.skeleton.as_ref().unwrap(),
+        original.skeleton.as_ref().unwrap(),
+    );
+    assert_eq!(sb.joints.len(), so.joints.len(), "{rel}");
+    for (j, k) in sb.joints.iter().zip(&so.joints) {
+        assert_eq!(j.name, k.name, "{rel}");
+        assert!(
+            j.position().distance(k.position()) < tolerance,
+            "{rel}: {}",
+            j.name
+        );
+        let parent = |s: &rigkit::rig::Skeleton, p: Option<rigkit::rig::JointId>| {
+            p.and_then(|p| s.joint(p)).map(|p| p.name.clone())
+        };
+        assert_eq!(
+            parent(sb, j.parent),
+            parent(so, k.parent),
+            "{rel}: {}",
+            j.name
+        );
+    }
+    // Weights and shape offsets, vertices matched by position (several may share one).
+    let originals = by_position(original, size);
+    let (mut matched, mut compared) = (0, 0);
+    for v in 0..back.mesh.vertex_count() {
+        let key = (back.mesh.positions[v] / (1e-6 * size))
+            .round()
+            .as_i64vec3();
+        let Some(candidates) = originals.get(&key.to_array()) else {
+            continue;
+        };
+        compared += 1;
+        let weights = named_influences(&back, v);
+        let same = candidates.iter().any(|&u| {
+            let theirs = named_influences(original, u);
+            let weights_match = theirs.len() == weights.len()
+                && theirs
+                    .iter()
+                    .zip(&weights)
+                    .all(|(x, y)| x.0 == y.0 && (x.1 - y.1).abs() < 1e-4);
+            let shapes_match = (original.mesh.morph_targets.iter())
+                .zip(&back.mesh.morph_targets)
+                .all(|(x, y)| x.offsets[u].distance(y.offsets[v]) < tolerance);
+            weights_match && shapes_match
+        });
+        matched += usize::from(same);
+    }
+    assert!(
+        compared > back.mesh.vertex_count() * 99 / 100,
+        "{rel}: {compared}"
+    );
+    assert_eq!(matched, compared, "{rel}: weights or shape offsets differ");
+    let names = |c: &Character| {
+        (c.mesh.morph_targets.iter())
+            .map(|t| (t.name.clone(), t.weight))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&back), names(original), "{rel}");
+    // Materials by colour, images byte for byte.
+    let colours = |c: &Character| c.materials.iter().map(|m| m.base_color).collect::<Vec<_>>();
+    assert_eq!(
+        colours(&back)[..original.materials.len()],
+        colours(original)[..],
+        "{rel}"
+    );
+    let images = |c: &Character| c.images.iter().map(|i| i.bytes.len()).collect::<Vec<_>>();
+    assert_eq!(images(&back), images(original), "{rel}");
+    // Every clip plays the same joint positions.
+    assert_eq!(back.animations.len(), original.animations.len(), "{rel}");
+    for (x, y) in original.animations.iter().zip(&back.animations) {
+        assert_eq!(x.name, y.name, "{rel}");
+        assert!(
+            (x.duration() - y.duration()).abs() < 1e-4,
+            "{rel} '{}'",
+            x.name
+        );
+        for step in 0..10 {
+            let t = x.times[0] + x.duration() * step as f32 / 9.0;
+            let (wx, wy) = (x.world_at(so, t), y.world_at(sb, t));
+            for (j, (mx, my)) in wx.iter().zip(&wy).enumerate() {
+                let d = mx.w_axis.truncate().distance(my.w_axis.truncate());
+                assert!(
+                    d < 1e-4 * size,
+                    "{rel} '{}' at {t}: joint {} off by {d}",
+                    x.name,
+                    so.joints[j].name
+                );
+            }
+        }
+    }
+    back
+}
+
+/// rigkit's FBX (binary 7.4, centimetres) reads back as the character it was written from:
+/// RobotExpressive (parts, materials, three blend shapes, 14 clips), the Fox (a texture, three
+/// clips) and a Quaternius mech (root joints beside the hierarchy, 17 clips).
+#[test]
+fn fbx_export_reads_back_as_the_rig_it_was_written_from() {
+    for rel in ["eval/RobotExpressive.glb", "eval/Fox.glb", MECH] {
+        let original = load(rel);
+        let back = assert_fbx_round_trips(&original, rel);
+        assert!(back.warnings.is_empty(), "{rel}: {:?}", back.warnings);
+    }
+}
+
+/// A mesh without a skeleton is written without one; no clips, no skin.
+#[test]
+fn unrigged_meshes_export_as_fbx_without_a_skin() {
+    let mut c = load("eval/Fox.glb");
+    c.skeleton = None;
+    c.skin = None;
+    let fbx = rigkit::export::export_fbx(&c, &ExportOptions::default()).unwrap();
+    let back = import(&fbx, "plain.fbx", &Limits::default()).unwrap();
+    assert!(back.skeleton.is_none() && back.skin.is_none());
+    assert!(back.animations.is_empty());
+    assert_eq!(back.mesh.triangles.len(), c.mesh.triangles.len());
+}

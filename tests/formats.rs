@@ -625,3 +625,149 @@ Connections:  {{
     let back = import(&glb, "textured.glb", &Limits::default()).unwrap();
     assert_eq!(back.info().textures, 1);
 }
+
+/// The glTF JSON of a GLB.
+fn glb_json(glb: &[u8]) -> serde_json::Value {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + json_len]).unwrap()
+}
+
+/// `glb` with its JSON changed by `edit`, read back as a `.vrm` (a .gltf and its .bin).
+fn edited_vrm(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Character {
+    let (gltf, bin) = split_glb(glb, "avatar.bin");
+    let mut doc: serde_json::Value = serde_json::from_str(&gltf).unwrap();
+    edit(&mut doc);
+    let text = doc.to_string();
+    let files = [
+        InputFile {
+            name: "avatar.gltf",
+            bytes: text.as_bytes(),
+        },
+        InputFile {
+            name: "avatar.bin",
+            bytes: &bin,
+        },
+    ];
+    import_files(&files, &Limits::default()).unwrap()
+}
+
+/// Every humanoid bone of a written VRM's map points at an existing joint node that plays
+/// that part (its name says so), and the map has every bone VRM requires.
+fn assert_bones_point_at_joints(glb: &[u8], bones: &[(String, usize)]) {
+    let c = import(glb, "out.vrm", &Limits::default()).unwrap();
+    let skeleton = c.skeleton.as_ref().unwrap();
+    let doc = glb_json(glb);
+    for required in [
+        "hips",
+        "spine",
+        "head",
+        "leftUpperArm",
+        "rightHand",
+        "leftFoot",
+    ] {
+        assert!(
+            bones.iter().any(|(b, _)| b == required),
+            "{required}: {bones:?}"
+        );
+    }
+    for (bone, node) in bones {
+        assert!(*node < skeleton.joints.len(), "{bone} → node {node}");
+        let name = doc["nodes"][node]["name"].as_str().unwrap();
+        assert_eq!(name, skeleton.joints[*node].name);
+        let expected = rigkit::rig::humanoid_role(bone);
+        assert_eq!(
+            rigkit::rig::humanoid_role(name),
+            expected,
+            "{bone} → {name}"
+        );
+    }
+    assert_eq!(c.humanoid.len(), bones.len());
+}
+
+/// A VRM in gives a VRM out: rigged anew with the humanoid template, a VRM 1.0 avatar comes
+/// back as VRM 1.0 with its meta, its bone map rebuilt for the new joints; a VRM 0.x avatar
+/// comes back as 0.x. A rig that is no humanoid cannot be written as a VRM, and says why.
+#[test]
+fn a_vrm_comes_back_as_a_vrm_whose_bones_point_at_its_joints() {
+    let zombie = load("train/mesh2motion-variations/human-zombie.glb");
+    // Asked for, a humanoid rig becomes a VRM 1.0 (Unreal joint names read as roles).
+    let vrm = rigkit::export::export(
+        &zombie,
+        &ExportOptions::default(),
+        rigkit::export::OutputFormat::Vrm,
+    )
+    .unwrap();
+    let doc = glb_json(&vrm);
+    assert_eq!(doc["extensionsUsed"], serde_json::json!(["VRMC_vrm"]));
+    assert_eq!(doc["extensions"]["VRMC_vrm"]["specVersion"], "1.0");
+    let bones_of = |doc: &serde_json::Value| -> Vec<(String, usize)> {
+        if let Some(map) = doc["extensions"]["VRMC_vrm"]["humanoid"]["humanBones"].as_object() {
+            return map
+                .iter()
+                .map(|(b, v)| (b.clone(), v["node"].as_u64().unwrap() as usize))
+                .collect();
+        }
+        doc["extensions"]["VRM"]["humanoid"]["humanBones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| {
+                let bone = v["bone"].as_str().unwrap().to_owned();
+                (bone, v["node"].as_u64().unwrap() as usize)
+            })
+            .collect()
+    };
+    assert_bones_point_at_joints(&vrm, &bones_of(&doc));
+    // An avatar with its own meta, rigged anew: the meta stays, the map follows the joints.
+    for version in ["1.0", "0.x"] {
+        let mut avatar = edited_vrm(&vrm, |doc| {
+            if version == "0.x" {
+                let v1 = doc["extensions"]["VRMC_vrm"].take();
+                let list: Vec<serde_json::Value> = (v1["humanoid"]["humanBones"].as_object())
+                    .unwrap()
+                    .iter()
+                    .map(|(b, v)| serde_json::json!({ "bone": b, "node": v["node"] }))
+                    .collect();
+                doc["extensionsUsed"] = serde_json::json!(["VRM"]);
+                doc["extensions"] = serde_json::json!({ "VRM": {
+                    "meta": { "title": "Zed", "author": "Ada", "texture": 0 },
+                    "humanoid": { "humanBones": list },
+                } });
+            } else {
+                doc["extensions"]["VRMC_vrm"]["meta"]["name"] = "Zed".into();
+                doc["extensions"]["VRMC_vrm"]["meta"]["authors"] = serde_json::json!(["Ada"]);
+            }
+        });
+        assert!(
+            avatar.vrm.is_some() && !avatar.humanoid.is_empty(),
+            "{version}"
+        );
+        let request = rigkit::pipeline::RigRequest::named("humanoid", "best", 4, None).unwrap();
+        rigkit::pipeline::rig_character(&mut avatar, &request, |_| {}).unwrap();
+        let out = export_glb(&avatar, &ExportOptions::default()).unwrap();
+        let doc = glb_json(&out);
+        let meta = if version == "0.x" {
+            assert_eq!(doc["extensions"]["VRM"]["specVersion"], "0.0");
+            let meta = &doc["extensions"]["VRM"]["meta"];
+            assert!(meta.get("texture").is_none(), "a thumbnail this file lacks");
+            (meta["title"].clone(), meta["author"].clone())
+        } else {
+            let meta = &doc["extensions"]["VRMC_vrm"]["meta"];
+            (meta["name"].clone(), meta["authors"][0].clone())
+        };
+        assert_eq!(meta, ("Zed".into(), "Ada".into()), "{version}");
+        assert_bones_point_at_joints(&out, &bones_of(&doc));
+    }
+    // The Fox has no arms: refused, naming what is missing.
+    let error = rigkit::export::export(
+        &fox(),
+        &ExportOptions::default(),
+        rigkit::export::OutputFormat::Vrm,
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("VRM needs a humanoid skeleton")
+            && error.to_string().contains("leftUpperArm"),
+        "{error}"
+    );
+}

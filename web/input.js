@@ -61,6 +61,8 @@ export function setupInput(ctx) {
   }
 
   const exportGlb = () => app.exportGlb(Number($('max-influences').value));
+  // The character as `format` ('glb' or 'fbx'), with the influence count chosen in the page.
+  const exportAs = (format) => app.exportAs(String(format), Number($('max-influences').value));
 
   $('file-input').addEventListener('change', (e) => {
     openUserFiles(e.target.files);
@@ -82,10 +84,12 @@ export function setupInput(ctx) {
   });
   $('download-button').addEventListener('click', () => {
     try {
-      const blob = new Blob([exportGlb()], { type: 'model/gltf-binary' });
+      const format = $('download-format').value;
+      const type = format === 'glb' ? 'model/gltf-binary' : 'application/octet-stream';
+      const blob = new Blob([exportAs(format)], { type });
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
-      a.download = `${(ctx.current && ctx.current.name ? ctx.current.name : 'character').replace(/\.[^.]*$/, '')}-rigkit.glb`;
+      a.download = `${(ctx.current && ctx.current.name ? ctx.current.name : 'character').replace(/\.[^.]*$/, '')}-rigkit.${format}`;
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
     } catch (e) {
@@ -93,5 +97,5 @@ export function setupInput(ctx) {
     }
   });
 
-  Object.assign(ctx, { loadFiles, load, openUserFiles, openSample, exportGlb });
+  Object.assign(ctx, { loadFiles, load, openUserFiles, openSample, exportGlb, exportAs });
 }

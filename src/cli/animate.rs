@@ -8,7 +8,7 @@ use rigkit::Limits;
 use rigkit::anim::{
     Clip, Motion, RetargetOptions, SourceMotion, joint_map, procedural_clip, retarget,
 };
-use rigkit::export::{ExportOptions, export_glb};
+use rigkit::export::ExportOptions;
 use rigkit::rig::Skeleton;
 
 pub fn animate(args: &[String]) -> Result<(), CliError> {
@@ -39,8 +39,11 @@ pub fn animate(args: &[String]) -> Result<(), CliError> {
         }
     }
     let (Some(input), Some(motion), Some(output)) = (input, motion, output) else {
-        return Err("animate takes RIGGED.glb --motion FILE.bvh|FILE.glb|NAME -o OUT.glb".into());
+        return Err(
+            "animate takes RIGGED.glb --motion FILE.bvh|FILE.glb|NAME -o OUT.glb|OUT.fbx".into(),
+        );
     };
+    super::output_format(&output)?;
     let mut character = super::load(&input)?;
     let skeleton = character
         .skeleton
@@ -58,8 +61,7 @@ pub fn animate(args: &[String]) -> Result<(), CliError> {
         character.animations.clear();
     }
     character.animations.insert(0, clip);
-    let glb = export_glb(&character, &ExportOptions::default())?;
-    std::fs::write(&output, glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
+    super::save(&character, &ExportOptions::default(), &output)?;
     out!("wrote {output}: {summary}");
     Ok(())
 }

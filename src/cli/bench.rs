@@ -66,6 +66,7 @@ fn grid_character(triangles: usize) -> Character {
         images: Vec::new(),
         animations: Vec::new(),
         humanoid: Vec::new(),
+        vrm: None,
         warnings: Vec::new(),
         source: SourceSummary::default(),
     }

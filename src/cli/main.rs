@@ -33,12 +33,13 @@ USAGE:
     rigkit info FILE [--json]     Describe a character (vertices, triangles, primitives,
                                   joints, skins, materials, textures, animations, bounds)
                                   or a BVH clip (joints, frames, frame time)
-    rigkit convert IN OUT.glb [--max-influences 4|8] [--no-animations] [--subdivide N]
-                              [--bone-names mixamo|unity|unreal|vrm]
-                                  Write IN as a GLB, keeping its rig and animations;
+    rigkit convert IN OUT.glb|OUT.fbx [--max-influences 4|8] [--no-animations]
+                              [--subdivide N] [--bone-names mixamo|unity|unreal|vrm]
+                                  Write IN as a GLB or FBX, keeping its rig and animations;
                                   weights normalised; --subdivide splits each triangle in
                                   four N times (weights blended), for heavy test meshes
-    rigkit rig MESH -o OUT.glb [--template auto|humanoid|quadruped|bird|chain|FILE.glb|FILE.bvh]
+    rigkit rig MESH -o OUT.glb|OUT.fbx
+                               [--template auto|humanoid|quadruped|bird|chain|FILE.glb|FILE.bvh]
                                [--method best|geometric|neural] [--max-influences 4|8]
                                [--bone-names mixamo|unity|unreal|vrm]
                                   Fit a skeleton to any mesh (auto: curve skeleton of its
@@ -57,12 +58,13 @@ USAGE:
                                   asset in OUT_DIR/rigkit-batch.jsonl (status, seconds,
                                   vertices, joints, error); run again to resume: assets done
                                   are skipped, failed ones too unless --retry-errors
-    rigkit skin RIGGED.glb -o OUT.glb [--method neural|geometric] [--resolution N (geometric)]
+    rigkit skin RIGGED.glb -o OUT.glb|OUT.fbx [--method neural|geometric]
+                                  [--resolution N (geometric)]
                                   [--max-influences 4|8]
                                   New skin weights for the file's own skeleton (geodesic
                                   voxel binding); joints, names, bind pose kept
     rigkit animate RIGGED.glb --motion FILE.bvh|FILE.glb|FILE.fbx|idle|look|walk|flap|wave
-                   -o OUT.glb [--clip N] [--no-ground] [--keep-clips]
+                   -o OUT.glb|OUT.fbx [--clip N] [--no-ground] [--keep-clips]
                                   Put a motion on a rigged character: a BVH capture or a
                                   clip of another rigged file (clip N) retargeted by joint
                                   names or hierarchy, rest poses aligned, root motion scaled
@@ -132,7 +134,8 @@ USAGE:
                                   int8 (Q8S, per block of 32) copy of a trained record
     rigkit help                   Show this message
 
-Supported input: .glb, .vrm, .gltf (with its .bin files beside it), .obj, .bvh (info only).";
+Supported input: .glb, .vrm, .gltf (with its .bin files beside it), .fbx, .dae, .obj, .bvh
+(skeletons and motion). Output: .glb (glTF 2.0 binary) or .fbx (binary FBX 7.4, centimetres).";
 
 /// Writes one line of output; a closed pipe ends the process successfully (the reader took
 /// what it wanted), any other write error ends it with a message.
@@ -218,6 +221,25 @@ pub(crate) fn read_capped(path: &std::path::Path, limits: &Limits) -> Result<Vec
 }
 
 /// Reads a model and the files it refers to (a glTF's `.bin`, an OBJ's `.mtl`) from beside it.
+/// The format of an output file, from its extension; checked before any work is done.
+pub(crate) fn output_format(path: &str) -> Result<rigkit::export::OutputFormat, CliError> {
+    rigkit::export::OutputFormat::from_file_name(path).ok_or_else(|| {
+        format!("cannot write '{path}': rigkit writes .glb (the default), .fbx and .vrm files")
+            .into()
+    })
+}
+
+/// Writes `character` to `path` in the format its extension names; returns the bytes written.
+pub(crate) fn save(
+    character: &Character,
+    options: &rigkit::export::ExportOptions,
+    path: &str,
+) -> Result<usize, CliError> {
+    let bytes = rigkit::export::export(character, options, output_format(path)?)?;
+    std::fs::write(path, &bytes).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    Ok(bytes.len())
+}
+
 pub(crate) fn load(path: &str) -> Result<Character, CliError> {
     let limits = Limits::default();
     let path = std::path::Path::new(path);
@@ -327,8 +349,9 @@ fn convert(args: &[String]) -> Result<(), CliError> {
         }
     }
     let [input, output] = files.as_slice() else {
-        return Err(format!("convert takes IN and OUT.glb\n\n{USAGE}").into());
+        return Err(format!("convert takes IN and OUT.glb|OUT.fbx\n\n{USAGE}").into());
     };
+    output_format(output)?;
     let mut character = load(input)?;
     for _ in 0..subdivisions {
         let (mesh, parents) = rigkit::mesh::subdivide(&character.mesh);
@@ -346,14 +369,12 @@ fn convert(args: &[String]) -> Result<(), CliError> {
     if let (Some(names), Some(skeleton)) = (bone_names, character.skeleton.as_mut()) {
         rigkit::rig::rename_humanoid(skeleton, names);
     }
-    let glb = rigkit::export::export_glb(&character, &options)?;
-    std::fs::write(output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
+    let written = save(&character, &options, output)?;
     let info = character.info();
     out!(
-        "wrote {output}: {} vertices, {} joints, {} bytes",
+        "wrote {output}: {} vertices, {} joints, {written} bytes",
         info.vertices,
         info.joints,
-        glb.len()
     );
     Ok(())
 }

@@ -5,7 +5,7 @@ use super::CliError;
 use std::time::Instant;
 
 use rigkit::compute::cpu_device;
-use rigkit::export::{ExportOptions, export_glb};
+use rigkit::export::ExportOptions;
 use rigkit::neural::Networks;
 use rigkit::pipeline::{Method, Methods, RigRequest, Stage, rig_character};
 use rigkit::skin::{SkinOptions, geodesic_skin};
@@ -41,8 +41,9 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
         }
     }
     let (Some(input), Some(output)) = (input, output) else {
-        return Err("skin takes RIGGED.glb -o OUT.glb".into());
+        return Err("skin takes RIGGED.glb -o OUT.glb|OUT.fbx".into());
     };
+    super::output_format(&output)?;
     if method == Method::Neural && options.resolution != SkinOptions::default().resolution {
         return Err(
             "--resolution applies to --method geometric: the skinning head reads \
@@ -65,8 +66,7 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
     };
     let seconds = started.elapsed().as_secs_f32();
     character.skin = Some(skin);
-    let glb = export_glb(&character, &export)?;
-    std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
+    super::save(&character, &export, &output)?;
     out!(
         "wrote {output}: {} vertices skinned to {} joints in {seconds:.3} s",
         character.mesh.vertex_count(),
@@ -99,8 +99,9 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
         }
     }
     let (Some(input), Some(output)) = (input, output) else {
-        return Err("rig takes MESH -o OUT.glb".into());
+        return Err("rig takes MESH -o OUT.glb|OUT.fbx".into());
     };
+    super::output_format(&output)?;
     let request = RigRequest {
         source: skeleton_source(&template)?,
         methods,
@@ -119,8 +120,7 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
         rigkit::rig::rename_humanoid(skeleton, names);
     }
     let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
-    let glb = export_glb(&character, &export)?;
-    std::fs::write(&output, &glb).map_err(|e| format!("cannot write '{output}': {e}"))?;
+    super::save(&character, &export, &output)?;
     out!(
         "wrote {output}: {} vertices, {joints} joints (skeleton {fitted:.3} s, total {total:.3} s)",
         character.mesh.vertex_count(),

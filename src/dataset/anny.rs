@@ -201,6 +201,7 @@ impl Anny {
             images: Vec::new(),
             animations: Vec::new(),
             humanoid: Vec::new(),
+            vrm: None,
             warnings: Vec::new(),
             source: SourceSummary {
                 materials: 1,

@@ -12,7 +12,7 @@ pub use motion::{MotionInfo, MotionKind};
 pub use pose::{Playback, Pose};
 
 use crate::edit::{Applied, Edit, RigEditor};
-use crate::export::{ExportOptions, export_glb};
+use crate::export::{ExportOptions, OutputFormat, export};
 use crate::io::{InputFile, detect_format, import_files};
 use crate::rig::{Joint, JointId, Skeleton};
 use crate::skin::SkinOptions;
@@ -225,11 +225,19 @@ impl Document {
     /// # Errors
     /// When nothing is loaded, or as [`export_glb`].
     pub fn export_glb(&self, max_influences: usize) -> Result<Vec<u8>, Error> {
+        self.export(OutputFormat::Glb, max_influences)
+    }
+
+    /// The character as a rigged file in `format` (GLB or FBX), its clips included.
+    ///
+    /// # Errors
+    /// When nothing is loaded, or as [`export`].
+    pub fn export(&self, format: OutputFormat, max_influences: usize) -> Result<Vec<u8>, Error> {
         let options = ExportOptions {
             max_influences,
             ..ExportOptions::default()
         };
-        Ok(export_glb(self.loaded()?, &options)?)
+        Ok(export(self.loaded()?, &options, format)?)
     }
 
     /// The character's size, which new joints and the rotation ring are placed in proportion to.

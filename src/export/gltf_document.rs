@@ -21,6 +21,9 @@ pub struct ExportOptions {
     pub max_influences: usize,
     /// Write the character's animation clips.
     pub animations: bool,
+    /// Write a GLB as a VRM 1.0 avatar even when the input was no VRM (a VRM input is always
+    /// written back as the VRM it was).
+    pub vrm: bool,
 }
 
 impl Default for ExportOptions {
@@ -28,6 +31,7 @@ impl Default for ExportOptions {
         Self {
             max_influences: 4,
             animations: true,
+            vrm: false,
         }
     }
 }
@@ -41,6 +45,12 @@ pub enum ExportError {
     BadInfluenceCount(usize),
     #[error("'{name}' has {count} joints; glTF skins index at most 65,535")]
     TooManyJoints { name: String, count: usize },
+    #[error("'{name}' is too large to write as {format} (over 4 GiB)")]
+    TooLarge { name: String, format: &'static str },
+    #[error(
+        "'{name}' cannot be written as a VRM: VRM needs a humanoid skeleton, and no joint plays {missing} (rig it with the humanoid template)"
+    )]
+    NotHumanoid { name: String, missing: String },
 }
 
 // glTF constants (glTF 2.0, section 5).
@@ -275,6 +285,10 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         document["textures"] = json!(textures);
         document["samplers"] = json!([{}]);
     }
+    if let Some((extension, object)) = super::vrm::extension(character, options.vrm)? {
+        document["extensionsUsed"] = json!([extension]);
+        document["extensions"] = json!({ extension: object });
+    }
     let json = serde_json::to_vec(&document).unwrap_or_default();
     Ok(glb_container::write(&json, &buffers.bin))
 }
@@ -370,7 +384,7 @@ fn material_documents(
 
 /// Each vertex's strongest influences, normalised; a vertex bound to nothing rides on the
 /// joint nearest to it, so that every vertex moves with the rig.
-fn vertex_influences(
+pub(super) fn vertex_influences(
     positions: &[Vec3],
     skeleton: &Skeleton,
     skin: &SkinWeights,

@@ -149,6 +149,7 @@ pub fn import(
         images,
         animations: Vec::new(),
         humanoid: Vec::new(),
+        vrm: None,
         warnings,
     })
 }

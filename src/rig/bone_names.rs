@@ -1,7 +1,7 @@
 //! Standard humanoid joint names on export: Mixamo's, Unity's humanoid, Unreal's mannequin or
 //! VRM's, so that a game engine's retargeting or a motion library finds every bone by name.
 
-use super::{HumanoidRole, Side, Skeleton, humanoid_role};
+use super::{HumanoidRole, JointId, Side, Skeleton, humanoid_role};
 
 /// A naming convention for humanoid joints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,11 +40,9 @@ enum Part {
     Spine(usize),
 }
 
-/// Renames `skeleton`'s humanoid joints to `names`' convention: those whose role a name says
-/// (any convention `humanoid_role` reads) and up to three spine joints between the hips and
-/// the neck. Other joints (fingers, tips, props) keep their names, and a name another joint
-/// already has is not given twice. Returns how many joints were renamed.
-pub fn rename_humanoid(skeleton: &mut Skeleton, names: BoneNames) -> usize {
+/// Each joint's humanoid part: the role its name says (any convention `humanoid_role`
+/// reads), and up to three spine joints between the hips and the neck.
+fn parts(skeleton: &Skeleton) -> Vec<Option<Part>> {
     let mut parts: Vec<Option<Part>> = skeleton
         .joints
         .iter()
@@ -67,6 +65,30 @@ pub fn rename_humanoid(skeleton: &mut Skeleton, names: BoneNames) -> usize {
             }
         }
     }
+    parts
+}
+
+/// The humanoid bones of `skeleton` under `names`' convention, as (name, joint): what a
+/// VRM's bone map lists. Each name once, for the first joint (in hierarchy order) that
+/// plays it.
+pub fn humanoid_bone_map(skeleton: &Skeleton, names: BoneNames) -> Vec<(String, JointId)> {
+    let mut map: Vec<(String, JointId)> = Vec::new();
+    for (i, part) in parts(skeleton).into_iter().enumerate() {
+        if let Some(name) = part.and_then(|p| name_of(p, names))
+            && !map.iter().any(|(n, _)| *n == name)
+        {
+            map.push((name, JointId(i as u32)));
+        }
+    }
+    map
+}
+
+/// Renames `skeleton`'s humanoid joints to `names`' convention: those whose role a name says
+/// (any convention `humanoid_role` reads) and up to three spine joints between the hips and
+/// the neck. Other joints (fingers, tips, props) keep their names, and a name another joint
+/// already has is not given twice. Returns how many joints were renamed.
+pub fn rename_humanoid(skeleton: &mut Skeleton, names: BoneNames) -> usize {
+    let parts = parts(skeleton);
     let mut renamed = 0;
     for (i, part) in parts.iter().enumerate() {
         let Some(name) = part.and_then(|p| name_of(p, names)) else {

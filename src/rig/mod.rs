@@ -8,7 +8,7 @@ mod kinematics;
 mod skeleton;
 mod skin_weights;
 
-pub use bone_names::{BoneNames, rename_humanoid};
+pub use bone_names::{BoneNames, humanoid_bone_map, rename_humanoid};
 pub use humanoid::HumanoidBone;
 pub(crate) use humanoid_roles::words as name_words;
 pub use humanoid_roles::{HumanoidRole, Side, humanoid_role, humanoid_roles};

@@ -211,6 +211,17 @@ impl App {
         self.doc.export_glb(max_influences).map_err(js_error)
     }
 
+    /// The character as a rigged file in `format` (`"glb"` or `"fbx"`).
+    #[wasm_bindgen(js_name = exportAs)]
+    pub fn export_as(&self, format: &str, max_influences: usize) -> Result<Vec<u8>, JsError> {
+        let format = crate::export::OutputFormat::from_name(format).ok_or_else(|| {
+            JsError::new(&format!(
+                "cannot export as '{format}': the formats are glb, fbx and vrm"
+            ))
+        })?;
+        self.doc.export(format, max_influences).map_err(js_error)
+    }
+
     /// Draws the mesh's edges over it, or not.
     #[wasm_bindgen(js_name = setWireframe)]
     pub fn set_wireframe(&mut self, on: bool) {

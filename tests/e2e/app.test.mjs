@@ -261,6 +261,20 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.equal(report.info.animationCount ?? 0, 0);
   });
 
+  test('the FBX download reloads with the same skeleton', async () => {
+    const { page } = app;
+    const before = await page.evaluate(() => ({ joints: window.rigkit.current.joints, name: window.rigkit.current.name }));
+    const result = await page.evaluate(async () => {
+      const fbx = window.rigkit.exportAs('fbx');
+      const info = await window.rigkit.load(fbx, 'download.fbx');
+      return { head: String.fromCharCode(...fbx.slice(0, 18)), joints: info.joints };
+    });
+    assert.equal(result.head, 'Kaydara FBX Binary');
+    assert.equal(result.joints, before.joints);
+    const refused = await page.evaluate(() => { try { window.rigkit.exportAs('obj'); return 'exported'; } catch (e) { return e.message; } });
+    assert.match(refused, /formats are glb, fbx and vrm/);
+  });
+
   test('a rig can be cancelled and the character shown stays', async () => {
     const { page } = app;
     const shown = await page.evaluate(() => window.rigkit.current.name);

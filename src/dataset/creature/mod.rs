@@ -51,6 +51,7 @@ pub fn generate(seed: u64, morphology: Option<Morphology>) -> Character {
         images: Vec::new(),
         animations: Vec::new(),
         humanoid: Vec::new(),
+        vrm: None,
         warnings: Vec::new(),
         source: crate::SourceSummary {
             materials: 2,

@@ -461,6 +461,7 @@ impl<'a> Builder<'_, 'a, '_> {
             images: Vec::new(),
             animations: clips,
             humanoid: Vec::new(),
+            vrm: None,
             warnings: self.warnings,
         })
     }

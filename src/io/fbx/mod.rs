@@ -368,6 +368,7 @@ impl<'a> Scene<'a> {
             images,
             animations: clips,
             humanoid: Vec::new(),
+            vrm: None,
             warnings: self.warnings,
         })
     }

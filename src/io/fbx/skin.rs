@@ -139,9 +139,18 @@ impl Scene<'_> {
             }
             d
         };
+        // The file's order when it lists parents first (rigkit's and most exporters' files,
+        // so joint indices survive a round trip), else parents sorted before children.
         let mut order: Vec<usize> = (0..keys.len()).collect();
-        let depths: Vec<usize> = (0..keys.len()).map(depth).collect();
-        order.sort_by_key(|&i| (depths[i], i));
+        let parents_first = (0..keys.len()).all(|i| {
+            parents[i]
+                .as_ref()
+                .is_none_or(|p| position.get(p).is_some_and(|&j| j < i))
+        });
+        if !parents_first {
+            let depths: Vec<usize> = (0..keys.len()).map(depth).collect();
+            order.sort_by_key(|&i| (depths[i], i));
+        }
         let sorted: Vec<Key> = order.iter().map(|&i| keys[i].clone()).collect();
         let index: HashMap<&Key, u32> = sorted
             .iter()

@@ -14,7 +14,6 @@ mod vrm;
 
 pub(super) use hierarchy::Hierarchy;
 use skin::Binding;
-use vrm::humanoid_nodes;
 
 use super::{ImportError, InputFile, gltf_animation, resources};
 use crate::mesh::{Mesh, UnitBox, vertex_normals};
@@ -45,7 +44,7 @@ pub fn import(
     files: &[InputFile<'_>],
     limits: &Limits,
 ) -> Result<Character, ImportError> {
-    let (document, humanoid_nodes) = parse(json, name, limits)?;
+    let (document, (humanoid_nodes, vrm)) = parse(json, name, limits)?;
     let buffers = load_buffers(&document, bin, name, files)?;
     SceneReader {
         document: &document,
@@ -55,6 +54,7 @@ pub fn import(
         limits,
     }
     .read(&humanoid_nodes)
+    .map(|character| Character { vrm, ..character })
 }
 
 /// Only the skeleton of a glTF document (all skins' joints merged, at the nodes' default
@@ -79,12 +79,11 @@ pub fn import_skeleton(json: &[u8], name: &str, limits: &Limits) -> Result<Skele
     Ok(skeleton)
 }
 
-/// The validated document and its VRM humanoid map, before any buffer is read.
-fn parse(
-    json: &[u8],
-    name: &str,
-    limits: &Limits,
-) -> Result<(Document, Vec<(String, usize)>), ImportError> {
+/// What a VRM file says of its avatar: its humanoid map (bone, node), version and meta.
+type Vrm = (Vec<(String, usize)>, Option<crate::character::VrmAvatar>);
+
+/// The validated document and what a VRM says of its avatar, before any buffer is read.
+fn parse(json: &[u8], name: &str, limits: &Limits) -> Result<(Document, Vrm), ImportError> {
     let malformed = |reason: String| ImportError::Malformed {
         name: name.into(),
         reason,
@@ -109,9 +108,9 @@ fn parse(
         });
     }
     check_position_references(&root).map_err(malformed)?;
-    let humanoid_nodes = humanoid_nodes(&root, json);
+    let vrm = vrm::read(&root, json);
     let document = Document::from_json(root).map_err(|e| malformed(describe(&e)))?;
-    Ok((document, humanoid_nodes))
+    Ok((document, vrm))
 }
 
 /// The `gltf` crate's validation indexes the POSITION accessor without a bounds check, so a
@@ -354,6 +353,7 @@ impl SceneReader<'_> {
             materials,
             images,
             humanoid,
+            vrm: None,
             warnings,
             source: crate::character::SourceSummary {
                 materials: self.document.materials().len(),
