@@ -3,15 +3,14 @@
 //! curve per axis keyed at the clip's frame times. `Takes` lists the stacks as well, for the
 //! readers that look there.
 
-use glam::{DVec3, Vec3};
+use glam::{DMat4, DQuat, DVec3};
 
 use super::node::{Node, Value, property};
-use super::skeleton::Rig;
-use super::{CM, Objects, euler};
+use super::skeleton::{Rig, locals, rigid_cm};
+use super::{Objects, euler};
 use crate::Character;
-use crate::anim::{Clip, Transform};
+use crate::anim::Clip;
 use crate::export::ExportOptions;
-use crate::rig::Skeleton;
 
 /// FBX time: ticks per second.
 const TICKS: f64 = 46_186_158_000.0;
@@ -110,12 +109,20 @@ pub fn time_mode(fps: f64) -> i32 {
     }
 }
 
-/// Adds a stack per clip, driving the joint models of `rig`.
+/// Adds a stack per clip, driving the joint models of `rig`. Keys are the joints' rigid
+/// frames relative to their parents' (as the skeleton is written), from the clip's poses.
 pub fn write(objects: &mut Objects, character: &Character, options: &ExportOptions, rig: &Rig) {
     let Some(skeleton) = &character.skeleton else {
         return;
     };
-    let rest = rest_locals(skeleton);
+    let rigid =
+        |worlds: Vec<glam::Mat4>| -> Vec<DMat4> { worlds.into_iter().map(rigid_cm).collect() };
+    let bind: Vec<DMat4> = skeleton
+        .joints
+        .iter()
+        .map(|j| rigid_cm(j.world_bind))
+        .collect();
+    let rest = locals(skeleton, &bind);
     for (index, clip) in clips(character, options).into_iter().enumerate() {
         let name = stack_name(clip, index);
         let (start, stop) = (
@@ -137,58 +144,38 @@ pub fn write(objects: &mut Objects, character: &Character, options: &ExportOptio
         let layer = objects.add("AnimationLayer", "AnimLayer", "BaseLayer", "", Vec::new());
         objects.link(layer, stack);
         let times: Vec<i64> = clip.times.iter().map(|&t| ticks(t)).collect();
+        let poses: Vec<Vec<(DVec3, DQuat, DVec3)>> = (0..clip.frame_count())
+            .map(|f| locals(skeleton, &rigid(clip.world_matrices(skeleton, f))))
+            .collect();
         for (j, &model) in rig.models.iter().enumerate() {
-            let frames: Vec<&Transform> =
-                (0..clip.frame_count()).map(|f| &clip.frame(f)[j]).collect();
-            let rest = &rest[j];
-            if frames
-                .iter()
-                .any(|l| moved(l.translation, rest.translation))
-            {
-                let keys = frames
-                    .iter()
-                    .map(|l| (l.translation.as_dvec3() * CM).to_array())
-                    .collect();
+            let frames: Vec<&(DVec3, DQuat, DVec3)> = poses.iter().map(|p| &p[j]).collect();
+            let (rest_t, rest_r, rest_s) = rest[j];
+            if frames.iter().any(|(t, _, _)| moved(*t, rest_t)) {
+                let keys = frames.iter().map(|(t, _, _)| t.to_array()).collect();
                 curve_node(objects, layer, model, "T", "Lcl Translation", &times, keys);
             }
-            if (frames.iter()).any(|l| l.rotation.angle_between(rest.rotation) > STILL) {
+            if (frames.iter()).any(|(_, r, _)| r.angle_between(rest_r) > f64::from(STILL)) {
                 let mut previous: Option<DVec3> = None;
                 let keys = frames
                     .iter()
-                    .map(|l| {
-                        let d = euler::degrees(l.rotation.as_dquat(), previous);
+                    .map(|(_, r, _)| {
+                        let d = euler::degrees(*r, previous);
                         previous = Some(d);
                         d.to_array()
                     })
                     .collect();
                 curve_node(objects, layer, model, "R", "Lcl Rotation", &times, keys);
             }
-            if frames.iter().any(|l| moved(l.scale, rest.scale)) {
-                let keys = frames
-                    .iter()
-                    .map(|l| l.scale.as_dvec3().to_array())
-                    .collect();
+            if frames.iter().any(|(_, _, s)| moved(*s, rest_s)) {
+                let keys = frames.iter().map(|(_, _, s)| s.to_array()).collect();
                 curve_node(objects, layer, model, "S", "Lcl Scaling", &times, keys);
             }
         }
     }
 }
 
-fn moved(a: Vec3, b: Vec3) -> bool {
-    (a - b).abs().max_element() > STILL * (1.0 + b.abs().max_element())
-}
-
-/// Each joint's bind transform relative to its parent.
-fn rest_locals(skeleton: &Skeleton) -> Vec<Transform> {
-    skeleton
-        .joints
-        .iter()
-        .map(|j| {
-            let parent = j.parent.and_then(|p| skeleton.joint(p));
-            let local = parent.map_or(j.world_bind, |p| p.world_bind.inverse() * j.world_bind);
-            Transform::from_mat4(local)
-        })
-        .collect()
+fn moved(a: DVec3, b: DVec3) -> bool {
+    (a - b).abs().max_element() > f64::from(STILL) * (1.0 + b.abs().max_element())
 }
 
 /// A curve node for `property` of `model` and its three curves.

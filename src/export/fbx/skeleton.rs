@@ -2,7 +2,7 @@
 //! one cluster per joint (its weights, its bind matrix), and the `BindPose` engines check
 //! the skin against.
 
-use glam::{DMat4, DVec3, Mat4};
+use glam::{DMat4, DQuat, DVec3, Mat4};
 
 use super::euler;
 use super::geometry::Geometry;
@@ -35,13 +35,29 @@ pub fn model_children(translation: DVec3, rotation: DVec3, scale: DVec3) -> Vec<
     ]
 }
 
-/// A world matrix in the file's centimetres.
-pub fn in_cm(m: Mat4) -> DMat4 {
-    let mut m = m.as_dmat4();
-    m.w_axis.x *= CM;
-    m.w_axis.y *= CM;
-    m.w_axis.z *= CM;
-    m
+/// A joint's world frame as the file holds it: rotation and position (centimetres), its
+/// scale dropped. Tools keep bones rigid (Blender cannot give a bone a rest scale), and an
+/// armature scaled ×100 in a glTF would reach them with every bone ×100 again; skinning
+/// only needs the bind and posed frames to differ by the same scale, which a rigid frame
+/// at both keeps.
+pub fn rigid_cm(m: Mat4) -> DMat4 {
+    let (_, rotation, translation) = m.as_dmat4().to_scale_rotation_translation();
+    DMat4::from_rotation_translation(rotation.normalize(), translation * CM)
+}
+
+/// Each joint's frame relative to its parent's, from world frames as [`rigid_cm`] gives.
+pub fn locals(skeleton: &Skeleton, worlds: &[DMat4]) -> Vec<(DVec3, DQuat, DVec3)> {
+    skeleton
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            let parent = j.parent.map_or(DMat4::IDENTITY, |p| worlds[p.index()]);
+            let (scale, rotation, translation) =
+                (parent.inverse() * worlds[i]).to_scale_rotation_translation();
+            (translation, rotation, scale)
+        })
+        .collect()
 }
 
 /// Adds the joints, the skin over `geometry` and the bind pose. `None` without a skeleton.
@@ -74,15 +90,14 @@ pub fn write(
     let worlds: Vec<DMat4> = skeleton
         .joints
         .iter()
-        .map(|j| in_cm(j.world_bind))
+        .map(|j| rigid_cm(j.world_bind))
         .collect();
+    let locals = locals(skeleton, &worlds);
     let size = joint_size(skeleton);
     let mut models = Vec::with_capacity(skeleton.joints.len());
     for (i, joint) in skeleton.joints.iter().enumerate() {
         let parent = joint.parent.map(|p| p.index());
-        let parent_world = parent.map_or(DMat4::IDENTITY, |p| worlds[p]);
-        let (scale, rotation, translation) =
-            (parent_world.inverse() * worlds[i]).to_scale_rotation_translation();
+        let (translation, rotation, scale) = locals[i];
         let name = joint_name(&joint.name, i);
         let model = objects.add(
             "Model",
