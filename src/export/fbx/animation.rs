@@ -3,10 +3,10 @@
 //! curve per axis keyed at the clip's frame times. `Takes` lists the stacks as well, for the
 //! readers that look there.
 
-use glam::{DMat4, DQuat, DVec3};
+use glam::{DQuat, DVec3};
 
 use super::node::{Node, Value, property};
-use super::skeleton::{Rig, locals, rigid_cm};
+use super::skeleton::{Rig, locals, rigid_frames};
 use super::{Objects, euler};
 use crate::Character;
 use crate::anim::Clip;
@@ -115,13 +115,7 @@ pub fn write(objects: &mut Objects, character: &Character, options: &ExportOptio
     let Some(skeleton) = &character.skeleton else {
         return;
     };
-    let rigid =
-        |worlds: Vec<glam::Mat4>| -> Vec<DMat4> { worlds.into_iter().map(rigid_cm).collect() };
-    let bind: Vec<DMat4> = skeleton
-        .joints
-        .iter()
-        .map(|j| rigid_cm(j.world_bind))
-        .collect();
+    let bind = rigid_frames(skeleton.joints.iter().map(|j| j.world_bind));
     let rest = locals(skeleton, &bind);
     for (index, clip) in clips(character, options).into_iter().enumerate() {
         let name = stack_name(clip, index);
@@ -145,7 +139,7 @@ pub fn write(objects: &mut Objects, character: &Character, options: &ExportOptio
         objects.link(layer, stack);
         let times: Vec<i64> = clip.times.iter().map(|&t| ticks(t)).collect();
         let poses: Vec<Vec<(DVec3, DQuat, DVec3)>> = (0..clip.frame_count())
-            .map(|f| locals(skeleton, &rigid(clip.world_matrices(skeleton, f))))
+            .map(|f| locals(skeleton, &rigid_frames(clip.world_matrices(skeleton, f))))
             .collect();
         for (j, &model) in rig.models.iter().enumerate() {
             let frames: Vec<&(DVec3, DQuat, DVec3)> = poses.iter().map(|p| &p[j]).collect();

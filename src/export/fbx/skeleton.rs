@@ -45,6 +45,11 @@ pub fn rigid_cm(m: Mat4) -> DMat4 {
     DMat4::from_rotation_translation(rotation.normalize(), translation * CM)
 }
 
+/// [`rigid_cm`] of every frame of `worlds`.
+pub fn rigid_frames(worlds: impl IntoIterator<Item = Mat4>) -> Vec<DMat4> {
+    worlds.into_iter().map(rigid_cm).collect()
+}
+
 /// Each joint's frame relative to its parent's, from world frames as [`rigid_cm`] gives.
 pub fn locals(skeleton: &Skeleton, worlds: &[DMat4]) -> Vec<(DVec3, DQuat, DVec3)> {
     skeleton
@@ -87,11 +92,7 @@ pub fn write(
     );
     objects.link(armature_attribute, armature);
     objects.link(armature, 0);
-    let worlds: Vec<DMat4> = skeleton
-        .joints
-        .iter()
-        .map(|j| rigid_cm(j.world_bind))
-        .collect();
+    let worlds = rigid_frames(skeleton.joints.iter().map(|j| j.world_bind));
     let locals = locals(skeleton, &worlds);
     let size = joint_size(skeleton);
     let mut models = Vec::with_capacity(skeleton.joints.len());
