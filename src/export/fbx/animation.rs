@@ -7,7 +7,7 @@ use glam::{DQuat, DVec3};
 
 use super::node::{Node, Value, property};
 use super::skeleton::{Rig, locals, rigid_frames};
-use super::{Objects, euler};
+use super::{Objects, euler, fbx_name};
 use crate::Character;
 use crate::anim::Clip;
 use crate::export::ExportOptions;
@@ -46,12 +46,7 @@ pub fn stack_names(character: &Character, options: &ExportOptions) -> Vec<String
 }
 
 fn stack_name(clip: &Clip, index: usize) -> String {
-    let name = clip.name.replace(|c: char| c.is_control(), "");
-    if name.trim().is_empty() {
-        format!("clip {index}")
-    } else {
-        name
-    }
+    fbx_name(&clip.name, || format!("clip {index}"))
 }
 
 /// The first key to the last over every clip, in ticks; one second when there is none.

@@ -144,7 +144,8 @@ pub fn write(
             vec![Node::of("Version", Value::I32(100))],
         );
         objects.link(blend, id);
-        for target in targets {
+        for (t, target) in targets.into_iter().enumerate() {
+            let target_name = super::fbx_name(&target.name, || format!("shape {t}"));
             let mut indexes = Vec::new();
             let mut deltas = Vec::new();
             for (point, &v) in first_vertex.iter().enumerate() {
@@ -158,7 +159,7 @@ pub fn write(
             let shape = objects.add(
                 "Geometry",
                 "Geometry",
-                &target.name,
+                &target_name,
                 "Shape",
                 vec![
                     Node::new("Properties70"),
@@ -173,7 +174,7 @@ pub fn write(
             let channel = objects.add(
                 "Deformer",
                 "SubDeformer",
-                &target.name,
+                &target_name,
                 "BlendShapeChannel",
                 vec![
                     Node::of("Version", Value::I32(100)),

@@ -3,7 +3,7 @@
 //! the FBX travels alone as the GLB does.
 
 use super::node::{Node, Value, property};
-use super::{Objects, display_name};
+use super::{Objects, display_name, fbx_name};
 use crate::Character;
 use crate::mesh::{AlphaMode, Material};
 
@@ -42,7 +42,7 @@ pub fn write(objects: &mut Objects, character: &Character, model: i64) {
         .iter()
         .chain(needs_neutral.then_some(&neutral));
     for (i, m) in materials.enumerate() {
-        let name = m.name.clone().unwrap_or_else(|| format!("material {i}"));
+        let name = fbx_name(m.name.as_deref().unwrap_or(""), || format!("material {i}"));
         let id = objects.add(
             "Material",
             "Material",

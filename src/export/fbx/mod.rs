@@ -84,6 +84,12 @@ struct Objects {
 }
 
 impl Objects {
+    /// A new id: any unique positive 64-bit number will do; 0 is the scene's root.
+    fn next_id(&mut self) -> i64 {
+        self.last_id += 1;
+        1_000_000 + self.last_id
+    }
+
     /// Adds an object: its node type (`Model`), the class its name carries (`Model`,
     /// `SubDeformer`, `AnimCurve`…), its name, its kind (`Mesh`, `LimbNode`, `Cluster`…) and
     /// its contents. Returns its id.
@@ -95,9 +101,7 @@ impl Objects {
         kind: &str,
         children: Vec<Node>,
     ) -> i64 {
-        // Ids are any unique positive 64-bit numbers; 0 is the scene's root.
-        self.last_id += 1;
-        let id = 1_000_000 + self.last_id;
+        let id = self.next_id();
         self.nodes.push(
             Node::new(node)
                 .value(Value::I64(id))
@@ -147,18 +151,21 @@ impl Objects {
 }
 
 /// A name an FBX reader keeps: FBX separates a name from its class with `\0\x01`, so control
-/// characters go, and an empty name gets one.
+/// characters go, and an empty name gets `fallback`'s.
+fn fbx_name(name: &str, fallback: impl FnOnce() -> String) -> String {
+    let name = name.replace(|c: char| c.is_control(), "");
+    if name.trim().is_empty() {
+        fallback()
+    } else {
+        name
+    }
+}
+
+/// The character's name for its objects: its file name without folders or extension.
 fn display_name(name: &str) -> String {
     let stem = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    let stem = stem
-        .rsplit_once('.')
-        .map_or(stem, |(s, _)| s)
-        .replace(|c: char| c.is_control(), "");
-    if stem.trim().is_empty() {
-        "character".into()
-    } else {
-        stem
-    }
+    let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+    fbx_name(stem, || "character".into())
 }
 
 fn creator() -> String {
@@ -212,8 +219,7 @@ fn global_settings(character: &Character, options: &ExportOptions) -> Node {
 }
 
 fn documents(objects: &mut Objects, active_stack: Option<&str>) -> Node {
-    objects.last_id += 1;
-    let id = 1_000_000 + objects.last_id;
+    let id = objects.next_id();
     let props = [
         property::object("SourceObject"),
         property::string("ActiveAnimStackName", active_stack.unwrap_or("")),

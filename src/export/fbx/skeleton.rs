@@ -7,7 +7,7 @@ use glam::{DMat4, DQuat, DVec3, Mat4};
 use super::euler;
 use super::geometry::Geometry;
 use super::node::{Node, Value, property};
-use super::{CM, Objects, display_name};
+use super::{CM, Objects, display_name, fbx_name};
 use crate::Character;
 use crate::rig::Skeleton;
 
@@ -192,12 +192,7 @@ fn matrix(name: &'static str, m: DMat4) -> Node {
 
 /// A joint's name, or one made from its index when it has none.
 pub fn joint_name(name: &str, index: usize) -> String {
-    let name = name.replace(|c: char| c.is_control(), "");
-    if name.trim().is_empty() {
-        format!("joint {index}")
-    } else {
-        name
-    }
+    fbx_name(name, || format!("joint {index}"))
 }
 
 /// The size a viewer draws joints at (centimetres): a fiftieth of the skeleton's extent.
