@@ -214,11 +214,9 @@ impl RigRequest {
         skeleton_file: Option<(&str, &[u8])>,
     ) -> Result<Self, crate::Error> {
         let source = match skeleton_file {
-            Some((name, bytes)) => SkeletonSource::Given(crate::io::import_skeleton(
-                bytes,
-                name,
-                &crate::Limits::default(),
-            )?),
+            Some((name, bytes)) => {
+                SkeletonSource::from_file(bytes, name, &crate::Limits::default())?
+            }
             None => SkeletonSource::Template(template.parse().map_err(crate::Error::State)?),
         };
         Ok(Self {

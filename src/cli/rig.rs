@@ -140,9 +140,11 @@ fn skeleton_source(template: &str) -> Result<rigkit::skeleton::SkeletonSource, C
         Err(_) => {
             let bytes =
                 super::read_capped(std::path::Path::new(template), &rigkit::Limits::default())?;
-            let skeleton =
-                rigkit::io::import_skeleton(&bytes, template, &rigkit::Limits::default())?;
-            Ok(SkeletonSource::Given(skeleton))
+            Ok(SkeletonSource::from_file(
+                &bytes,
+                template,
+                &rigkit::Limits::default(),
+            )?)
         }
     }
 }

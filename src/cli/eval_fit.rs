@@ -1,0 +1,220 @@
+//! `rigkit eval-fit FILES|DIRS --library DIR…`: fit a template onto characters an artist rigged
+//! with it, each moved, scaled and turned, and score the fitted joints against the artist's
+//! by name.
+
+use std::path::{Path, PathBuf};
+
+use super::CliError;
+use rigkit::dataset::augment::{repose, rescale};
+use rigkit::eval::{joint_error, random_placement};
+use rigkit::random::Rng;
+use rigkit::rig::Skeleton;
+use rigkit::skeleton::{AutoOptions, SkeletonSource, TemplateRig, skeleton_for};
+
+/// One template of the library: its file and its rig.
+struct Entry {
+    file: String,
+    rig: TemplateRig,
+}
+
+pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
+    let mut inputs = Vec::new();
+    let mut library_dirs = Vec::new();
+    let mut placements = 4usize;
+    let mut seed = 1u64;
+    let mut scale = (0.3f32, 4.0f32);
+    let mut yaw = false;
+    let mut skeleton_only = false;
+    let mut repose_degrees = 0.0f32;
+    let mut stretch = 1.0f32;
+    let mut own = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--library" => library_dirs.push(value("--library")?),
+            "--placements" => placements = parse(&value("--placements")?)?,
+            "--seed" => seed = parse(&value("--seed")?)?,
+            "--scale" => {
+                let (lo, hi) = (value("--scale")?, value("--scale")?);
+                scale = (parse(&lo)?, parse(&hi)?);
+            }
+            "--yaw" => yaw = true,
+            "--skeleton-only" => skeleton_only = true,
+            "--repose" => repose_degrees = parse(&value("--repose")?)?,
+            "--stretch" => stretch = parse(&value("--stretch")?)?,
+            "--own" => own = true,
+            other if other.starts_with("--") => {
+                return Err(format!("eval-fit: unknown option '{other}'").into());
+            }
+            other => inputs.push(other.to_owned()),
+        }
+    }
+    if inputs.is_empty() || library_dirs.is_empty() {
+        return Err("eval-fit needs characters (files or folders) and --library DIR".into());
+    }
+    let mut library = Vec::new();
+    for dir in &library_dirs {
+        for path in rigged_files(Path::new(dir)) {
+            let c = super::load(&path.to_string_lossy())?;
+            if let Some(skeleton) = c.skeleton {
+                library.push(Entry {
+                    file: file_name(&path),
+                    rig: TemplateRig {
+                        skeleton,
+                        mesh: c.mesh,
+                    },
+                });
+            }
+        }
+    }
+    let files: Vec<PathBuf> = inputs
+        .iter()
+        .flat_map(|i| rigged_files(Path::new(i)))
+        .collect();
+    out!(
+        "{:<28} {:<28} {:>7} {:>8} {:>8} {:>8}",
+        "file",
+        "template",
+        "joints",
+        "mean",
+        "worst",
+        "seconds"
+    );
+    let mut means = Vec::new();
+    for path in &files {
+        let character = super::load(&path.to_string_lossy())?;
+        let Some(truth) = character.skeleton.clone() else {
+            continue;
+        };
+        let name = file_name(path);
+        let exclude = if own { "" } else { name.as_str() };
+        let Some(entry) = best_template(&library, &truth, exclude) else {
+            out!("{name:<28} no template shares its joint names");
+            continue;
+        };
+        let size = character.mesh.bounds().longest_side();
+        let mut rng = Rng::new(seed);
+        let mut errors = Vec::new();
+        let mut matched = 0;
+        let start = std::time::Instant::now();
+        for _ in 0..placements {
+            // The artist's rig varied first: a random pose baked in as its rest pose, and
+            // a stretch per axis (longer legs, a wider body).
+            let mut varied = character.clone();
+            if repose_degrees > 0.0 {
+                repose(&mut varied, repose_degrees.to_radians(), &mut rng);
+            }
+            if stretch > 1.0 {
+                let mut draw = || rng.range(-stretch.ln(), stretch.ln()).exp();
+                let s = glam::Vec3::new(draw(), draw(), draw());
+                rescale(&mut varied, s);
+            }
+            let Some(truth) = varied.skeleton.clone() else {
+                continue;
+            };
+            let place = random_placement(&mut rng, size, scale, yaw);
+            let mut mesh = varied.mesh.clone();
+            for p in &mut mesh.positions {
+                *p = place.transform_point3(*p);
+            }
+            let source = if skeleton_only {
+                SkeletonSource::Given(entry.rig.skeleton.clone())
+            } else {
+                SkeletonSource::Rigged(Box::new(entry.rig.clone()))
+            };
+            let fitted = skeleton_for(&mesh, &source, &AutoOptions::default())?;
+            let back = place.inverse();
+            let fitted = Skeleton {
+                joints: fitted
+                    .joints
+                    .into_iter()
+                    .map(|mut j| {
+                        let p = back.transform_point3(j.position());
+                        j.world_bind.w_axis = p.extend(1.0);
+                        j
+                    })
+                    .collect(),
+            };
+            if let Some((e, n)) = joint_error(&fitted, &truth, &varied.mesh.bounds()) {
+                errors.push(e);
+                matched = n;
+            }
+        }
+        if errors.is_empty() {
+            continue;
+        }
+        let mean = errors.iter().sum::<f32>() / errors.len() as f32;
+        let worst = errors.iter().copied().fold(0.0, f32::max);
+        means.push(mean);
+        out!(
+            "{name:<28} {:<28} {matched:>7} {mean:>8.3} {worst:>8.3} {:>8.2}",
+            entry.file,
+            start.elapsed().as_secs_f32() / placements as f32
+        );
+    }
+    if !means.is_empty() {
+        let mean = means.iter().sum::<f32>() / means.len() as f32;
+        let worst = means.iter().copied().fold(0.0, f32::max);
+        out!(
+            "{:<28} {:<28} {:>7} {mean:>8.3} {worst:>8.3}",
+            format!("mean of {}", means.len()),
+            "",
+            ""
+        );
+    }
+    Ok(())
+}
+
+/// The library template whose joint names the artist's skeleton shares most (by the share of
+/// both name sets in common), never the file named `exclude`.
+fn best_template<'a>(library: &'a [Entry], truth: &Skeleton, exclude: &str) -> Option<&'a Entry> {
+    let names: std::collections::HashSet<&str> =
+        truth.joints.iter().map(|j| j.name.as_str()).collect();
+    library
+        .iter()
+        .filter(|e| e.file != exclude)
+        .map(|e| {
+            let shared = e
+                .rig
+                .skeleton
+                .joints
+                .iter()
+                .filter(|j| names.contains(j.name.as_str()))
+                .count();
+            let union = names.len() + e.rig.skeleton.joints.len() - shared;
+            (e, shared as f32 / union.max(1) as f32)
+        })
+        .filter(|(_, share)| *share > 0.3)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(e, _)| e)
+}
+
+fn rigged_files(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        return vec![path.to_owned()];
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("vrm"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+fn parse<T: std::str::FromStr>(value: &str) -> Result<T, CliError> {
+    value
+        .parse()
+        .map_err(|_| format!("eval-fit: '{value}' is not a number").into())
+}

@@ -1,0 +1,300 @@
+//! A template's own body laid over another body: the turn, the stretch along each of the
+//! template's axes and the shift that best overlay the two surfaces.
+//!
+//! Files come in any position, scale, up axis and facing, so the search starts from every
+//! turn that takes axes onto axes, each also yawed about the template's up in 30° steps, on
+//! both surfaces normalised to their centroid and spread; the best few are refined by
+//! iterative closest points (a turn by Kabsch, then a stretch per axis), and the one whose
+//! surfaces end nearest each other wins.
+
+use glam::{Mat3, Quat, Vec3};
+
+use crate::mesh::Mesh;
+use crate::random::Rng;
+
+/// Surface points per body.
+const POINTS: usize = 600;
+/// Yaw steps about the template's up per axis turn.
+const YAWS: usize = 12;
+/// Candidates refined by closest points.
+const REFINED: usize = 3;
+const ITERATIONS: usize = 40;
+
+/// `p ↦ turn · (stretch ⊙ (p − from)) + to`: the template's body onto the mesh's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overlay {
+    pub turn: Mat3,
+    pub stretch: Vec3,
+    pub from: Vec3,
+    pub to: Vec3,
+}
+
+impl Overlay {
+    pub fn apply(&self, p: Vec3) -> Vec3 {
+        self.turn * (self.stretch * (p - self.from)) + self.to
+    }
+}
+
+/// The likeliest overlays of `reference` (the template's body, in the template's frame) onto
+/// `target`, each with how far apart the overlaid surfaces stay (mean closest-point distance,
+/// as a share of the target's spread), nearest first: the best of each basin of turns (a
+/// long body may fit nearly as well head to tail, a bent one upside down). Empty for a body
+/// without surface.
+pub fn overlays(reference: &Mesh, target: &Mesh) -> Vec<(Overlay, f32)> {
+    let (Some(a), Some(b)) = (
+        surface_points(reference, POINTS),
+        surface_points(target, POINTS),
+    ) else {
+        return Vec::new();
+    };
+    let (Some((ca, sa)), Some((cb, sb))) = (centre_and_spread(&a), centre_and_spread(&b)) else {
+        return Vec::new();
+    };
+    let a: Vec<Vec3> = a.iter().map(|p| (*p - ca) / sa).collect();
+    let b: Vec<Vec3> = b.iter().map(|p| (*p - cb) / sb).collect();
+    let mut candidates: Vec<(f32, Mat3)> = crate::eval::axis_turns()
+        .into_iter()
+        .flat_map(|turn| {
+            (0..YAWS).map(move |k| {
+                let yaw = Quat::from_rotation_y(k as f32 * std::f32::consts::TAU / YAWS as f32);
+                Mat3::from_quat(turn * yaw)
+            })
+        })
+        .map(|turn| {
+            let moved: Vec<Vec3> = a.iter().map(|p| turn * *p).collect();
+            (chamfer(&moved, &b), turn)
+        })
+        .collect();
+    candidates.sort_by(|x, y| x.0.total_cmp(&y.0));
+    // The best start of each basin: turns at least 60° from every start already taken.
+    let mut starts: Vec<Mat3> = Vec::new();
+    for (_, turn) in &candidates {
+        if starts.len() == REFINED {
+            break;
+        }
+        let q = Quat::from_mat3(turn);
+        if starts
+            .iter()
+            .all(|s| Quat::from_mat3(s).angle_between(q) > 60f32.to_radians())
+        {
+            starts.push(*turn);
+        }
+    }
+    let mut refined: Vec<(Overlay, f32)> = starts
+        .into_iter()
+        .map(|turn| {
+            let (turn, stretch, shift, distance) = refine(&a, &b, turn);
+            // Back from the normalised frames: p ↦ sb·(turn·(stretch⊙(p−ca)/sa) + shift) + cb.
+            let overlay = Overlay {
+                turn,
+                stretch: stretch * (sb / sa),
+                from: ca,
+                to: cb + shift * sb,
+            };
+            (overlay, distance)
+        })
+        .collect();
+    refined.sort_by(|x, y| x.1.total_cmp(&y.1));
+    refined
+}
+
+/// Which way the feet of a body standing along `up` point: from the legs just above the
+/// ground to the lowest points (toes reach forward of the ankles); `None` when the feet do not
+/// reach out from the legs by more than 1 % of the height (no feet, or feet straight down).
+pub fn toe_direction(points: &[Vec3], up: Vec3) -> Option<Vec3> {
+    let height = |p: &Vec3| p.dot(up);
+    let (lo, hi) = points
+        .iter()
+        .map(height)
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), h| {
+            (lo.min(h), hi.max(h))
+        });
+    let span = hi - lo;
+    if span.is_nan() || span <= 0.0 {
+        return None;
+    }
+    let mean_between = |from: f32, to: f32| {
+        let inside: Vec<&Vec3> = points
+            .iter()
+            .filter(|p| (lo + from * span..lo + to * span).contains(&height(p)))
+            .collect();
+        (!inside.is_empty()).then(|| inside.iter().copied().sum::<Vec3>() / inside.len() as f32)
+    };
+    let toes = mean_between(0.0, 0.04)?;
+    let legs = mean_between(0.08, 0.2)?;
+    let reach = toes - legs;
+    let reach = reach - up * reach.dot(up);
+    (reach.length() > 0.01 * span).then(|| reach.normalize())
+}
+
+/// Iterative closest points from `turn`: per step, each point's nearest on the other surface
+/// (both ways), then the turn (Kabsch), the stretch per axis of `a` and the shift.
+fn refine(a: &[Vec3], b: &[Vec3], mut turn: Mat3) -> (Mat3, Vec3, Vec3, f32) {
+    let mut stretch = Vec3::ONE;
+    let mut shift = Vec3::ZERO;
+    for _ in 0..ITERATIONS {
+        let moved: Vec<Vec3> = a.iter().map(|p| turn * (stretch * *p) + shift).collect();
+        let mut pairs: Vec<(Vec3, Vec3)> = Vec::with_capacity(a.len() + b.len());
+        for (i, m) in moved.iter().enumerate() {
+            pairs.push((a[i], b[nearest(b, *m)]));
+        }
+        for q in b {
+            pairs.push((a[nearest(&moved, *q)], *q));
+        }
+        let n = pairs.len() as f32;
+        let ca = pairs.iter().map(|p| p.0).sum::<Vec3>() / n;
+        let cb = pairs.iter().map(|p| p.1).sum::<Vec3>() / n;
+        // Turn: Kabsch between the stretched template points and their partners.
+        let mut h = Mat3::ZERO;
+        for (p, q) in &pairs {
+            let (x, y) = (stretch * (*p - ca), *q - cb);
+            h += Mat3::from_cols(y * x.x, y * x.y, y * x.z);
+        }
+        turn = nearest_rotation(h);
+        // Stretch per template axis, the turn fixed: least squares per axis.
+        let (mut num, mut den) = (Vec3::ZERO, Vec3::ZERO);
+        for (p, q) in &pairs {
+            let x = *p - ca;
+            let y = turn.transpose() * (*q - cb);
+            num += x * y;
+            den += x * x;
+        }
+        let fresh = Vec3::select(den.cmpgt(Vec3::splat(1e-9)), num / den, stretch);
+        // A body is not folded flat nor blown up: stretches stay within 3x of each other.
+        let mean = (fresh.x * fresh.y * fresh.z).abs().cbrt().max(1e-6);
+        stretch = fresh.clamp(Vec3::splat(mean / 3.0), Vec3::splat(mean * 3.0));
+        shift = cb - turn * (stretch * ca);
+    }
+    let moved: Vec<Vec3> = a.iter().map(|p| turn * (stretch * *p) + shift).collect();
+    let distance = chamfer(&moved, b);
+    (turn, stretch, shift, distance)
+}
+
+/// The rotation nearest `m` (its polar factor), by Higham's iteration; a reflection is turned
+/// into the nearest proper rotation by flipping the weakest axis.
+pub fn nearest_rotation(m: Mat3) -> Mat3 {
+    let mut r = m;
+    for _ in 0..64 {
+        let det = r.determinant();
+        if det.abs() < 1e-12 {
+            break;
+        }
+        let next = (r + r.inverse().transpose()) * 0.5;
+        let change = (next - r)
+            .to_cols_array()
+            .iter()
+            .map(|v| v.abs())
+            .sum::<f32>();
+        r = next;
+        if change < 1e-7 {
+            break;
+        }
+    }
+    if r.determinant() < 0.0 {
+        // Flip the column of least weight in m.
+        let weights = [m.x_axis.length(), m.y_axis.length(), m.z_axis.length()];
+        let weakest = (0..3)
+            .min_by(|&a, &b| weights[a].total_cmp(&weights[b]))
+            .unwrap_or(0);
+        let mut cols = [r.x_axis, r.y_axis, r.z_axis];
+        cols[weakest] = -cols[weakest];
+        r = Mat3::from_cols(cols[0], cols[1], cols[2]);
+    }
+    if r.is_finite() && (r.determinant() - 1.0).abs() < 1e-2 {
+        r
+    } else {
+        Mat3::IDENTITY
+    }
+}
+
+/// Mean distance from each point to the other set's nearest, both ways.
+fn chamfer(a: &[Vec3], b: &[Vec3]) -> f32 {
+    let one_way = |x: &[Vec3], y: &[Vec3]| {
+        x.iter()
+            .map(|p| y[nearest(y, *p)].distance(*p))
+            .sum::<f32>()
+    };
+    (one_way(a, b) + one_way(b, a)) / (a.len() + b.len()) as f32
+}
+
+pub(super) fn nearest(points: &[Vec3], p: Vec3) -> usize {
+    let mut best = (0, f32::INFINITY);
+    for (i, q) in points.iter().enumerate() {
+        let d = q.distance_squared(p);
+        if d < best.1 {
+            best = (i, d);
+        }
+    }
+    best.0
+}
+
+fn centre_and_spread(points: &[Vec3]) -> Option<(Vec3, f32)> {
+    let n = points.len() as f32;
+    let c = points.iter().sum::<Vec3>() / n;
+    let s = (points.iter().map(|p| p.distance_squared(c)).sum::<f32>() / n).sqrt();
+    (s > 0.0 && s.is_finite()).then_some((c, s))
+}
+
+/// `n` points spread over `mesh`'s surface by area, with a fixed seed (the same body gives
+/// the same points).
+pub fn surface_points(mesh: &Mesh, n: usize) -> Option<Vec<Vec3>> {
+    let mut cumulative = Vec::with_capacity(mesh.triangles.len());
+    let mut total = 0.0f64;
+    for t in &mesh.triangles {
+        let [a, b, c] = t.map(|i| {
+            mesh.positions
+                .get(i as usize)
+                .copied()
+                .unwrap_or(Vec3::ZERO)
+        });
+        let area = f64::from((b - a).cross(c - a).length() * 0.5);
+        total += if area.is_finite() { area } else { 0.0 };
+        cumulative.push(total);
+    }
+    if !(total > 0.0 && total.is_finite()) {
+        return None;
+    }
+    let mut rng = Rng::new(7);
+    let points = (0..n)
+        .map(|_| {
+            let target = f64::from(rng.unit()) * total;
+            let t = cumulative
+                .partition_point(|&c| c <= target)
+                .min(mesh.triangles.len() - 1);
+            let [a, b, c] = mesh.triangles[t].map(|i| mesh.positions[i as usize]);
+            let (mut u, mut v) = (rng.unit(), rng.unit());
+            if u + v > 1.0 {
+                (u, v) = (1.0 - u, 1.0 - v);
+            }
+            a + (b - a) * u + (c - a) * v
+        })
+        .collect();
+    Some(points)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::probe_creature;
+
+    #[test]
+    fn a_turned_stretched_moved_copy_is_overlaid_back() {
+        let reference = probe_creature();
+        let turn = Mat3::from_quat(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2))
+            * Mat3::from_quat(Quat::from_rotation_y(0.4));
+        let stretch = Vec3::new(1.3, 0.8, 1.0) * 5.0;
+        let place = |p: Vec3| turn * (stretch * p) + Vec3::new(40.0, -7.0, 3.0);
+        let mut target = reference.clone();
+        for p in &mut target.positions {
+            *p = place(*p);
+        }
+        let (found, distance) = overlays(&reference, &target)[0];
+        // Two samplings of one surface lie about this far apart on their own.
+        assert!(distance < 0.08, "surfaces stay {distance} apart");
+        let size = target.bounds().longest_side();
+        for &p in reference.positions.iter().step_by(7) {
+            let d = found.apply(p).distance(place(p));
+            assert!(d < 0.03 * size, "{p} lands {d} from its place");
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! The overlaid template body bent onto the target body: a smooth displacement of its surface,
+//! coarse to fine, that the template's joints then follow.
+
+use glam::Vec3;
+
+use super::register::{Overlay, nearest, surface_points};
+use crate::mesh::Mesh;
+
+/// A smooth displacement of the overlaid template body onto the target surface: per surface
+/// point of the template, where it moved.
+pub struct Warp {
+    points: Vec<Vec3>,
+    moves: Vec<Vec3>,
+    /// How much bending it took and how far the surfaces stayed apart (mean move plus mean
+    /// closest-point distance, as shares of the target's longest side): of several overlays
+    /// the likeliest bends least.
+    pub cost: f32,
+}
+
+/// Coarse to fine widths of the smoothing, as shares of the target's longest side.
+const WARP_WIDTHS: [f32; 5] = [0.25, 0.16, 0.1, 0.065, 0.04];
+const WARP_STEPS: usize = 8;
+
+impl Warp {
+    /// The template surface (already overlaid) pulled onto the target's: each step pulls every
+    /// point to its nearest target point and every target point pulls its nearest template
+    /// point, and the pulls are smoothed over the template surface with a Gaussian that
+    /// narrows from a quarter of the body to a twenty-fifth (limbs first move as a whole).
+    pub fn fit(reference: &Mesh, overlay: &Overlay, target: &Mesh) -> Option<Self> {
+        let points: Vec<Vec3> = surface_points(reference, WARP_POINTS)?
+            .into_iter()
+            .map(|p| overlay.apply(p))
+            .collect();
+        let goal = surface_points(target, WARP_POINTS)?;
+        let size = target.bounds().longest_side().max(1e-6);
+        let mut moves = vec![Vec3::ZERO; points.len()];
+        for width in WARP_WIDTHS {
+            let sigma = width * size;
+            let weights = kernel(&points, sigma);
+            for _ in 0..WARP_STEPS {
+                let moved: Vec<Vec3> = points.iter().zip(&moves).map(|(p, m)| *p + *m).collect();
+                let mut pull = vec![Vec3::ZERO; points.len()];
+                let mut count = vec![0.0f32; points.len()];
+                for (i, p) in moved.iter().enumerate() {
+                    pull[i] += goal[nearest(&goal, *p)] - *p;
+                    count[i] += 1.0;
+                }
+                for q in &goal {
+                    let i = nearest(&moved, *q);
+                    pull[i] += *q - moved[i];
+                    count[i] += 1.0;
+                }
+                for (p, c) in pull.iter_mut().zip(&count) {
+                    *p /= c.max(1.0);
+                }
+                for (i, m) in moves.iter_mut().enumerate() {
+                    let (mut sum, mut total) = (Vec3::ZERO, 0.0);
+                    for &(k, w) in &weights[i] {
+                        sum += pull[k] * w * count[k];
+                        total += w * count[k];
+                    }
+                    if total > 0.0 {
+                        *m += sum / total;
+                    }
+                }
+            }
+        }
+        let moved: Vec<Vec3> = points.iter().zip(&moves).map(|(p, m)| *p + *m).collect();
+        let apart = moved
+            .iter()
+            .map(|p| goal[nearest(&goal, *p)].distance(*p))
+            .chain(goal.iter().map(|q| moved[nearest(&moved, *q)].distance(*q)))
+            .sum::<f32>()
+            / (moved.len() + goal.len()) as f32;
+        let bend = moves.iter().map(|m| m.length()).sum::<f32>() / moves.len() as f32;
+        Some(Self {
+            points,
+            moves,
+            cost: (apart + bend) / size,
+        })
+    }
+
+    /// Where the warp takes `p` (a joint inside the template body): the moves of the surface
+    /// around it, weighted by a Gaussian as wide as its distance to the nearest surface point
+    /// (so a joint follows the limb it sits in).
+    pub fn apply(&self, p: Vec3) -> Vec3 {
+        let nearest_d = self
+            .points
+            .iter()
+            .map(|q| q.distance(p))
+            .fold(f32::INFINITY, f32::min);
+        let sigma = (1.5 * nearest_d).max(1e-6);
+        let (mut sum, mut total) = (Vec3::ZERO, 0.0);
+        for (q, m) in self.points.iter().zip(&self.moves) {
+            let w = (-(q.distance_squared(p)) / (2.0 * sigma * sigma)).exp();
+            sum += *m * w;
+            total += w;
+        }
+        if total > 0.0 { p + sum / total } else { p }
+    }
+}
+
+const WARP_POINTS: usize = 1000;
+
+/// Per point, its neighbours within three widths and their Gaussian weights.
+fn kernel(points: &[Vec3], sigma: f32) -> Vec<Vec<(usize, f32)>> {
+    let reach = (3.0 * sigma).powi(2);
+    points
+        .iter()
+        .map(|p| {
+            points
+                .iter()
+                .enumerate()
+                .filter_map(|(k, q)| {
+                    let d = p.distance_squared(*q);
+                    (d <= reach).then(|| (k, (-d / (2.0 * sigma * sigma)).exp()))
+                })
+                .collect()
+        })
+        .collect()
+}
