@@ -172,7 +172,48 @@ fn rig_fits_a_skeleton_to_a_mesh_without_one_and_keeps_its_vertices() {
         "dragon".as_ref(),
     ]);
     assert!(
-        !ok && stderr.contains("unknown template 'dragon'"),
+        !ok && stderr.contains("unknown template 'dragon'") && stderr.contains("rig-dragon"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn rig_carries_a_library_template_by_name_and_refuses_one_it_lacks() {
+    let dir = std::env::temp_dir().join(format!("rigkit-cli-library-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("fox.glb");
+    let fox = data("eval/Fox.glb");
+    let (ok, stdout, stderr) = rigkit_with(
+        &[
+            "rig".as_ref(),
+            fox.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ],
+        &["--template", "rig-fox", "--method", "geometric"],
+    );
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("49 joints"), "{stdout}");
+    let rigged = rigkit::io::import(
+        &std::fs::read(&out).unwrap(),
+        "fox.glb",
+        &rigkit::Limits::default(),
+    )
+    .unwrap();
+    let names = rigged.skeleton.unwrap().names();
+    assert!(names.iter().any(|n| n == "Tail_End"), "{names:?}");
+    let (ok, _, stderr) = rigkit_with(
+        &[
+            "rig".as_ref(),
+            fox.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ],
+        &["--template", "rig-cat"],
+    );
+    assert!(
+        !ok && stderr.contains("no template 'rig-cat'") && stderr.contains("rig-fox"),
         "{stderr}"
     );
     std::fs::remove_dir_all(&dir).ok();

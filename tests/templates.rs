@@ -171,24 +171,19 @@ fn varied(character: &Character, seed: u64) -> (Character, glam::Mat4) {
 /// twenty: the voxel body and the exact surface disagree at the skin); joints the artist put
 /// outside (wing tips, end sites) may stay out.
 fn assert_inside_as_in_template(
-    template: &Character,
+    template: &TemplateRig,
     target: &Character,
     fitted: &Skeleton,
     what: &str,
 ) {
     let inside =
-        |c: &Character, p: Vec3| winding_number(&c.mesh.positions, &c.mesh.triangles, p) > 0.5;
+        |m: &rigkit::mesh::Mesh, p: Vec3| winding_number(&m.positions, &m.triangles, p) > 0.5;
     let was: Vec<usize> = (0..fitted.joints.len())
-        .filter(|&j| {
-            inside(
-                template,
-                template.skeleton.as_ref().unwrap().joints[j].position(),
-            )
-        })
+        .filter(|&j| inside(&template.mesh, template.skeleton.joints[j].position()))
         .collect();
     let is = was
         .iter()
-        .filter(|&&j| inside(target, fitted.joints[j].position()))
+        .filter(|&&j| inside(&target.mesh, fitted.joints[j].position()))
         .count();
     assert!(
         is * 20 >= was.len() * 19,
@@ -197,11 +192,15 @@ fn assert_inside_as_in_template(
     );
 }
 
-fn rigged(character: &Character) -> SkeletonSource {
-    SkeletonSource::Rigged(Box::new(TemplateRig {
+fn template_rig(character: &Character) -> TemplateRig {
+    TemplateRig {
         skeleton: character.skeleton.clone().unwrap(),
         mesh: character.mesh.clone(),
-    }))
+    }
+}
+
+fn rigged(character: &Character) -> SkeletonSource {
+    SkeletonSource::Rigged(Box::new(template_rig(character)))
 }
 
 #[test]
@@ -228,7 +227,7 @@ fn a_template_on_its_own_body_fits_that_body_posed_stretched_turned_and_moved() 
             error < limit,
             "{file}: joints {error} (×10⁻²) from the artist's"
         );
-        assert_inside_as_in_template(&template, &target, &fitted, file);
+        assert_inside_as_in_template(&template_rig(&template), &target, &fitted, file);
     }
 }
 
@@ -257,7 +256,7 @@ fn a_rigged_human_carries_its_skeleton_onto_another_human() {
             "{ours} is {d} from the artist's {theirs} (size {size})"
         );
     }
-    assert_inside_as_in_template(&zombie, &target, &fitted, "mannequin");
+    assert_inside_as_in_template(&template_rig(&zombie), &target, &fitted, "mannequin");
 }
 
 #[test]
@@ -295,5 +294,53 @@ fn a_rigged_template_onto_a_degenerate_mesh_gets_an_answer_not_a_panic() {
             Ok(s) => assert!(s.joints.iter().all(|j| j.position().is_finite())),
             Err(e) => assert!(!e.to_string().is_empty()),
         }
+    }
+}
+
+#[test]
+fn a_library_template_lands_on_the_fox_and_its_motion_library_plays_by_name() {
+    let library = rigkit::skeleton::Library::bundled().unwrap();
+    assert_eq!(library.names().count(), 9);
+    let rig_fox = library.get("rig-fox").unwrap();
+    let fox = load("eval/Fox.glb");
+    let (target, place) = varied(&fox, 13);
+    let fitted = skeleton_for(
+        &target.mesh,
+        &SkeletonSource::Rigged(Box::new(rig_fox.clone())),
+        &AutoOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(fitted.names(), rig_fox.skeleton.names());
+    let size = fox.mesh.bounds().longest_side();
+    let back = place.inverse();
+    let truth = target.skeleton.as_ref().unwrap();
+    let at = |s: &Skeleton, name: &str| back.transform_point3(position(s, name));
+    for (ours, theirs) in [
+        ("Head", "b_Head_05"),
+        ("Hips", "b_Hip_01"),
+        ("Tail_End", "b_Tail03_014"),
+    ] {
+        let d = at(&fitted, ours).distance(at(truth, theirs));
+        assert!(
+            d < 0.1 * size,
+            "{ours} is {d} from the artist's {theirs} (size {size})"
+        );
+    }
+    assert_inside_as_in_template(rig_fox, &target, &fitted, "fox");
+    // Every clip of the template's motion library moves the fitted rig's joints one to one.
+    let clips = rigkit::io::import(
+        &std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/models/templates/rig-fox.glb"
+        ))
+        .unwrap(),
+        "rig-fox.glb",
+        &rigkit::Limits::default(),
+    )
+    .unwrap()
+    .animations;
+    assert!(clips.len() >= 10);
+    for clip in &clips {
+        assert_eq!(clip.joint_count, fitted.joints.len(), "{}", clip.name);
     }
 }

@@ -78,7 +78,7 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
         return Err(format!("'{}' is not a folder", input.display()).into());
     }
     let request = RigRequest {
-        source: rigkit::skeleton::SkeletonSource::Template(template.parse()?),
+        source: super::rig::skeleton_source(&template)?,
         methods,
         max_influences: export.max_influences,
     };

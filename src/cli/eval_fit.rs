@@ -9,7 +9,9 @@ use rigkit::dataset::augment::{repose, rescale};
 use rigkit::eval::{joint_error, random_placement};
 use rigkit::random::Rng;
 use rigkit::rig::Skeleton;
-use rigkit::skeleton::{AutoOptions, SkeletonSource, TemplateRig, skeleton_for};
+use rigkit::skeleton::{
+    AutoOptions, Body, Carried, SkeletonSource, TemplateRig, carry, skeleton_for,
+};
 
 /// One template of the library: its file and its rig.
 struct Entry {
@@ -28,6 +30,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     let mut repose_degrees = 0.0f32;
     let mut stretch = 1.0f32;
     let mut own = false;
+    let mut choose = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
@@ -44,6 +47,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             "--repose" => repose_degrees = parse(&value("--repose")?)?,
             "--stretch" => stretch = parse(&value("--stretch")?)?,
             "--own" => own = true,
+            "--choose" => choose = true,
             other if other.starts_with("--") => {
                 return Err(format!("eval-fit: unknown option '{other}'").into());
             }
@@ -82,14 +86,20 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
         "seconds"
     );
     let mut means = Vec::new();
+    let mut right = Vec::new();
     for path in &files {
         let character = super::load(&path.to_string_lossy())?;
         let Some(truth) = character.skeleton.clone() else {
             continue;
         };
         let name = file_name(path);
-        let exclude = if own { "" } else { name.as_str() };
-        let Some(entry) = best_template(&library, &truth, exclude) else {
+        // Never the character's own file or mesh (the Mesh2Motion variations repeat some
+        // template meshes), unless asked.
+        let candidates: Vec<&Entry> = library
+            .iter()
+            .filter(|e| own || (e.file != name && e.rig.mesh.positions != character.mesh.positions))
+            .collect();
+        let Some(entry) = best_template(&candidates, &truth) else {
             out!("{name:<28} no template shares its joint names");
             continue;
         };
@@ -97,6 +107,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
         let mut rng = Rng::new(seed);
         let mut errors = Vec::new();
         let mut matched = 0;
+        let mut chosen_right = 0;
         let start = std::time::Instant::now();
         for _ in 0..placements {
             // The artist's rig varied first: a random pose baked in as its rest pose, and
@@ -118,12 +129,42 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             for p in &mut mesh.positions {
                 *p = place.transform_point3(*p);
             }
-            let source = if skeleton_only {
-                SkeletonSource::Given(entry.rig.skeleton.clone())
+            let fitted = if choose {
+                // The library's own choice, scored by the names it shares with the artist's.
+                let body = Body::of(&mesh, &AutoOptions::default())?;
+                let mut fits: Vec<(&str, Carried)> = candidates
+                    .iter()
+                    .map(|e| (e.file.as_str(), carry(&mesh, &body, &e.rig)))
+                    .collect();
+                let key = |c: &Carried| match std::env::var("RIGKIT_CHOOSE").as_deref() {
+                    Ok("apart") => c.apart,
+                    Ok("sum") => c.apart + c.cost,
+                    _ => c.cost,
+                };
+                fits.sort_by(|a, b| key(&a.1).total_cmp(&key(&b.1)));
+                let (chosen, best) = fits.remove(0);
+                if chosen == entry.file {
+                    chosen_right += 1;
+                } else {
+                    let ranking: Vec<String> =
+                        std::iter::once(format!("{chosen} {:.4}", key(&best)))
+                            .chain(fits.iter().map(|(n, c)| format!("{n} {:.4}", key(c))))
+                            .collect();
+                    out!(
+                        "  {name}: chose {chosen} for {}: {}",
+                        entry.file,
+                        ranking.join(", ")
+                    );
+                }
+                best.skeleton
             } else {
-                SkeletonSource::Rigged(Box::new(entry.rig.clone()))
+                let source = if skeleton_only {
+                    SkeletonSource::Given(entry.rig.skeleton.clone())
+                } else {
+                    SkeletonSource::Rigged(Box::new(entry.rig.clone()))
+                };
+                skeleton_for(&mesh, &source, &AutoOptions::default())?
             };
-            let fitted = skeleton_for(&mesh, &source, &AutoOptions::default())?;
             let back = place.inverse();
             let fitted = Skeleton {
                 joints: fitted
@@ -136,9 +177,13 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
                     })
                     .collect(),
             };
-            if let Some((e, n)) = joint_error(&fitted, &truth, &varied.mesh.bounds()) {
-                errors.push(e);
-                matched = n;
+            match joint_error(&fitted, &truth, &varied.mesh.bounds()) {
+                Some((e, n)) => {
+                    errors.push(e);
+                    matched = n;
+                }
+                // A wrong choice that shares no joint name is scored as the body's size.
+                None => errors.push(100.0),
             }
         }
         if errors.is_empty() {
@@ -147,6 +192,9 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
         let mean = errors.iter().sum::<f32>() / errors.len() as f32;
         let worst = errors.iter().copied().fold(0.0, f32::max);
         means.push(mean);
+        if choose {
+            right.push(chosen_right as f32 / placements as f32);
+        }
         out!(
             "{name:<28} {:<28} {matched:>7} {mean:>8.3} {worst:>8.3} {:>8.2}",
             entry.file,
@@ -162,18 +210,22 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             "",
             ""
         );
+        if choose {
+            let share = right.iter().sum::<f32>() / right.len() as f32;
+            out!("template chosen right: {:.1} %", 100.0 * share);
+        }
     }
     Ok(())
 }
 
 /// The library template whose joint names the artist's skeleton shares most (by the share of
-/// both name sets in common), never the file named `exclude`.
-fn best_template<'a>(library: &'a [Entry], truth: &Skeleton, exclude: &str) -> Option<&'a Entry> {
+/// both name sets in common).
+fn best_template<'a>(library: &[&'a Entry], truth: &Skeleton) -> Option<&'a Entry> {
     let names: std::collections::HashSet<&str> =
         truth.joints.iter().map(|j| j.name.as_str()).collect();
     library
         .iter()
-        .filter(|e| e.file != exclude)
+        .copied()
         .map(|e| {
             let shared = e
                 .rig
@@ -185,7 +237,7 @@ fn best_template<'a>(library: &'a [Entry], truth: &Skeleton, exclude: &str) -> O
             let union = names.len() + e.rig.skeleton.joints.len() - shared;
             (e, shared as f32 / union.max(1) as f32)
         })
-        .filter(|(_, share)| *share > 0.3)
+        .filter(|(_, share)| *share > 0.6)
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(e, _)| e)
 }

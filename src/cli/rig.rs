@@ -102,12 +102,12 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
         return Err("rig takes MESH -o OUT.glb|OUT.fbx".into());
     };
     super::output_format(&output)?;
+    let mut character = super::load(&input)?;
     let request = RigRequest {
         source: skeleton_source(&template)?,
         methods,
         max_influences: export.max_influences,
     };
-    let mut character = super::load(&input)?;
     let started = Instant::now();
     let mut fitted = 0.0;
     rig_character(&mut character, &request, |stage| {
@@ -128,14 +128,30 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// A template's name, or a file whose skeleton to adapt: a rigged GLB/glTF/VRM or a BVH.
-fn skeleton_source(template: &str) -> Result<rigkit::skeleton::SkeletonSource, CliError> {
+/// A template's name (ours, or one of the library's: `rig-fox`, …), or a file whose skeleton
+/// to adapt: a rigged GLB/glTF/VRM/FBX/COLLADA file (carried on its body) or a BVH.
+pub(super) fn skeleton_source(
+    template: &str,
+) -> Result<rigkit::skeleton::SkeletonSource, CliError> {
     use rigkit::skeleton::SkeletonSource;
+    if template.starts_with("rig-") && !template.contains('.') {
+        let library = rigkit::skeleton::Library::bundled()?;
+        return match library.get(template) {
+            Some(rig) => Ok(SkeletonSource::Rigged(Box::new(rig.clone()))),
+            None => Err(format!(
+                "no template '{template}' in the library; it has {}",
+                library.names().collect::<Vec<_>>().join(", ")
+            )
+            .into()),
+        };
+    }
     match template.parse() {
         Ok(named) => Ok(SkeletonSource::Template(named)),
         // A word that names no template and no file: say which templates there are.
         Err(unknown) if !template.contains('.') && !std::path::Path::new(template).is_file() => {
-            Err(unknown.into())
+            let library = rigkit::skeleton::Library::bundled()?;
+            let names: Vec<&str> = library.names().collect();
+            Err(format!("{unknown}, or one of the library's: {}", names.join(", ")).into())
         }
         Err(_) => {
             let bytes =

@@ -26,34 +26,11 @@ pub fn joint_error(fitted: &Skeleton, truth: &Skeleton, bounds: &Aabb) -> Option
     Some((100.0 * mean / size, distances.len()))
 }
 
-/// The 24 turns that take the axes onto the axes (a file's up and forward can be any of them).
-pub fn axis_turns() -> Vec<Quat> {
-    let axes = [
-        Vec3::X,
-        Vec3::NEG_X,
-        Vec3::Y,
-        Vec3::NEG_Y,
-        Vec3::Z,
-        Vec3::NEG_Z,
-    ];
-    let mut turns = Vec::with_capacity(24);
-    for up in axes {
-        for forward in axes {
-            if up.dot(forward).abs() > 0.5 {
-                continue;
-            }
-            let left = up.cross(forward);
-            turns.push(Quat::from_mat3(&glam::Mat3::from_cols(left, up, forward)));
-        }
-    }
-    turns
-}
-
 /// A placement as real files come: moved up to ten body sizes, scaled by `scale` drawn
 /// log-uniformly between its bounds, turned by one of the 24 axis turns and, with `yaw`, by
 /// any angle about the turned up axis.
 pub fn random_placement(rng: &mut Rng, size: f32, scale: (f32, f32), yaw: bool) -> Mat4 {
-    let turns = axis_turns();
+    let turns = crate::skeleton::axis_turns();
     let turn = turns[(rng.next_u64() % turns.len() as u64) as usize];
     let turn = if yaw {
         turn * Quat::from_rotation_y(rng.range(0.0, std::f32::consts::TAU))
@@ -69,18 +46,6 @@ pub fn random_placement(rng: &mut Rng, size: f32, scale: (f32, f32), yaw: bool) 
 mod tests {
     use super::*;
     use crate::rig::{Joint, JointId};
-
-    #[test]
-    fn axis_turns_are_24_distinct_rotations() {
-        let turns = axis_turns();
-        assert_eq!(turns.len(), 24);
-        for (i, a) in turns.iter().enumerate() {
-            assert!((a.length() - 1.0).abs() < 1e-5);
-            for b in &turns[i + 1..] {
-                assert!(a.dot(*b).abs() < 0.99, "{a} and {b}");
-            }
-        }
-    }
 
     #[test]
     fn joint_error_is_the_mean_shift_of_the_named_joints() {

@@ -8,24 +8,27 @@ mod adapt;
 mod align;
 mod auto;
 mod bird;
+mod carry;
 mod chain;
 mod curves;
 mod humanoid;
 mod joint_list;
 mod level_sets;
+mod library;
 mod quadruped;
 mod register;
 mod warp;
 
 pub use auto::{ChainOptions, Interior};
+pub use carry::{Carried, carry};
 pub use humanoid::MIXAMO_PREFIX;
 pub use level_sets::{ShellGraph, depth_inside, shell_graph};
-
-use glam::{Mat4, Quat};
+pub use library::Library;
+pub use register::axis_turns;
 
 use crate::Limits;
 use crate::io::ImportError;
-use crate::mesh::{Mesh, winding_number};
+use crate::mesh::Mesh;
 use crate::rig::Skeleton;
 use crate::volume::{Solid, capped_solid};
 
@@ -143,7 +146,7 @@ pub fn skeleton_in(
             let fitted = fit_in(mesh, body, Template::Humanoid, options)?;
             adapt::adapt_humanoid(skeleton, &fitted)
         }
-        SkeletonSource::Rigged(rig) => fit_rigged(mesh, body, rig, options),
+        SkeletonSource::Rigged(rig) => Ok(carry::carry(mesh, body, rig).skeleton),
         SkeletonSource::Given(skeleton) => {
             let interior = body.interior(mesh);
             Ok(align::align_to_bounds(
@@ -156,102 +159,9 @@ pub fn skeleton_in(
     }
 }
 
-/// `rig` carried onto `mesh`: its body overlaid on the mesh ([`register::overlays`]), bent
-/// onto it ([`warp::Warp`]; of the likeliest overlays, the one that bends least), and every
-/// joint moved with the body around it. A joint that lay
-/// inside the template's body and lands outside the mesh is moved under the surface; joints
-/// the template's artist put outside (IK targets, floor pivots) stay where they land. Joint
-/// frames turn with the body. By the bounds when either body has no surface.
-fn fit_rigged(
-    mesh: &Mesh,
-    body: &Body,
-    rig: &TemplateRig,
-    _options: &AutoOptions,
-) -> Result<Skeleton, RigError> {
-    let interior = body.interior(mesh);
-    // A body overlays nearly as well turned front to back (a human's back is as broad as its
-    // front), and that mirrors left and right: where both bodies have feet that say which way
-    // is forward, overlays that agree with them win.
-    let reference_toes = register::surface_points(&rig.mesh, 2000)
-        .and_then(|points| register::toe_direction(&points, glam::Vec3::Y));
-    let target_points = register::surface_points(mesh, 2000);
-    let keeps_facing = |overlay: &register::Overlay| {
-        let (Some(from), Some(points)) = (reference_toes, target_points.as_ref()) else {
-            return true;
-        };
-        let up = (overlay.turn * glam::Vec3::Y).normalize_or_zero();
-        register::toe_direction(points, up).is_none_or(|to| (overlay.turn * from).dot(to) > 0.0)
-    };
-    let mut candidates: Vec<(register::Overlay, warp::Warp)> = register::overlays(&rig.mesh, mesh)
-        .into_iter()
-        .filter_map(|(overlay, _)| Some((overlay, warp::Warp::fit(&rig.mesh, &overlay, mesh)?)))
-        .collect();
-    if candidates.iter().any(|(o, _)| keeps_facing(o)) {
-        candidates.retain(|(o, _)| keeps_facing(o));
-    }
-    let best = candidates
-        .into_iter()
-        .min_by(|a, b| a.1.cost.total_cmp(&b.1.cost));
-    let Some((overlay, warp)) = best else {
-        return Ok(align::align_to_bounds(
-            &rig.skeleton,
-            &mesh.bounds(),
-            JOINT_MARGIN,
-            &|p| interior.inside(p),
-        ));
-    };
-    let turn = Quat::from_mat3(&overlay.turn);
-    let joints = rig
-        .skeleton
-        .joints
-        .iter()
-        .map(|joint| {
-            let at = joint.position();
-            let p = overlay.apply(at);
-            let p = warp.apply(p);
-            let was_inside = winding_number(&rig.mesh.positions, &rig.mesh.triangles, at) > 0.5;
-            let p = if was_inside {
-                just_inside(mesh, &interior, p)
-            } else {
-                p
-            };
-            let (_, rotation, _) = joint.world_bind.to_scale_rotation_translation();
-            let mut placed = joint.clone();
-            placed.world_bind = Mat4::from_rotation_translation((turn * rotation).normalize(), p);
-            placed
-        })
-        .collect();
-    Ok(Skeleton { joints })
-}
-
-/// `p` when it lies inside `mesh`, else the first point inside on the way to the body's
-/// interior ([`Interior::inside`]), a tenth of the rest of the way past the surface: a finger joint that lands just
-/// outside a finger stays in that finger rather than jumping to the palm.
-fn just_inside(mesh: &Mesh, interior: &Interior<'_>, p: glam::Vec3) -> glam::Vec3 {
-    let inside = |q: glam::Vec3| winding_number(&mesh.positions, &mesh.triangles, q) > 0.5;
-    if inside(p) {
-        return p;
-    }
-    let deep = interior.inside(p);
-    if !inside(deep) {
-        return deep;
-    }
-    // Bisect for the surface between p (out) and deep (in).
-    let (mut out, mut at) = (0.0f32, 1.0f32);
-    for _ in 0..10 {
-        let mid = 0.5 * (out + at);
-        if inside(p.lerp(deep, mid)) {
-            at = mid;
-        } else {
-            out = mid;
-        }
-    }
-    p.lerp(deep, at + 0.1 * (1.0 - at))
-}
-
 /// How far inside its mesh's bounds a rig's joints usually stop, as a share of the joints'
 /// own extent per side (feet joints above the soles, head joint inside the head).
-const JOINT_MARGIN: f32 = 0.08;
+pub(super) const JOINT_MARGIN: f32 = 0.08;
 
 /// The voxelised body of a mesh and how deep each voxel lies: what every fit works in.
 pub struct Body {

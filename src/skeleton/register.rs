@@ -20,6 +20,29 @@ const YAWS: usize = 12;
 const REFINED: usize = 3;
 const ITERATIONS: usize = 40;
 
+/// The 24 turns that take the axes onto the axes (a file's up and forward can be any of them).
+pub fn axis_turns() -> Vec<Quat> {
+    let axes = [
+        Vec3::X,
+        Vec3::NEG_X,
+        Vec3::Y,
+        Vec3::NEG_Y,
+        Vec3::Z,
+        Vec3::NEG_Z,
+    ];
+    let mut turns = Vec::with_capacity(24);
+    for up in axes {
+        for forward in axes {
+            if up.dot(forward).abs() > 0.5 {
+                continue;
+            }
+            let left = up.cross(forward);
+            turns.push(Quat::from_mat3(&glam::Mat3::from_cols(left, up, forward)));
+        }
+    }
+    turns
+}
+
 /// `p ↦ turn · (stretch ⊙ (p − from)) + to`: the template's body onto the mesh's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Overlay {
@@ -52,7 +75,7 @@ pub fn overlays(reference: &Mesh, target: &Mesh) -> Vec<(Overlay, f32)> {
     };
     let a: Vec<Vec3> = a.iter().map(|p| (*p - ca) / sa).collect();
     let b: Vec<Vec3> = b.iter().map(|p| (*p - cb) / sb).collect();
-    let mut candidates: Vec<(f32, Mat3)> = crate::eval::axis_turns()
+    let mut candidates: Vec<(f32, Mat3)> = axis_turns()
         .into_iter()
         .flat_map(|turn| {
             (0..YAWS).map(move |k| {
@@ -276,6 +299,18 @@ pub fn surface_points(mesh: &Mesh, n: usize) -> Option<Vec<Vec3>> {
 mod tests {
     use super::*;
     use crate::mesh::probe_creature;
+
+    #[test]
+    fn axis_turns_are_24_distinct_rotations() {
+        let turns = axis_turns();
+        assert_eq!(turns.len(), 24);
+        for (i, a) in turns.iter().enumerate() {
+            assert!((a.length() - 1.0).abs() < 1e-5);
+            for b in &turns[i + 1..] {
+                assert!(a.dot(*b).abs() < 0.99, "{a} and {b}");
+            }
+        }
+    }
 
     #[test]
     fn a_turned_stretched_moved_copy_is_overlaid_back() {

@@ -1,0 +1,126 @@
+//! A rigged template carried onto another mesh on its own body: overlaid, bent onto the
+//! mesh's surface, and each joint moved with the body around it.
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::{Body, Interior, JOINT_MARGIN, TemplateRig, align, register, warp};
+use crate::mesh::{Mesh, winding_number};
+use crate::rig::Skeleton;
+
+/// Overlays whose bending costs are within this ratio of the least are told apart by the
+/// feet.
+const TIE: f32 = 1.1;
+
+/// A template fitted by [`carry`], and how well its body fitted the mesh.
+pub struct Carried {
+    pub skeleton: Skeleton,
+    /// How much the template's body had to bend to fit and how far the surfaces stayed
+    /// apart ([`warp::Warp::cost`]): lower for a body plan like the template's.
+    pub cost: f32,
+    /// How far apart the two surfaces stayed after the overlay alone, before any bending
+    /// (mean closest-point distance as a share of the mesh's spread).
+    pub apart: f32,
+}
+
+/// `rig` carried onto `mesh`: its body overlaid on the mesh ([`register::overlays`]), bent
+/// onto it ([`warp::Warp`]; of the likeliest overlays, the one that bends least), and every
+/// joint moved with the body around it. A joint that lay
+/// inside the template's body and lands outside the mesh is moved under the surface; joints
+/// the template's artist put outside (IK targets, floor pivots) stay where they land. Joint
+/// frames turn with the body. By the bounds (at an infinite cost) when either body has no surface.
+pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
+    let interior = body.interior(mesh);
+    // A body overlays nearly as well turned front to back (a human's back is as broad as its
+    // front), and that mirrors left and right: where both bodies have feet that say which way
+    // is forward, overlays that agree with them win a near tie.
+    let reference_toes = register::surface_points(&rig.mesh, 2000)
+        .and_then(|points| register::toe_direction(&points, Vec3::Y));
+    let target_points = register::surface_points(mesh, 2000);
+    let keeps_facing = |overlay: &register::Overlay| {
+        let (Some(from), Some(points)) = (reference_toes, target_points.as_ref()) else {
+            return true;
+        };
+        let up = (overlay.turn * Vec3::Y).normalize_or_zero();
+        register::toe_direction(points, up).is_none_or(|to| (overlay.turn * from).dot(to) > 0.0)
+    };
+    let mut candidates: Vec<(register::Overlay, f32, warp::Warp)> =
+        register::overlays(&rig.mesh, mesh)
+            .into_iter()
+            .filter_map(|(overlay, apart)| {
+                Some((overlay, apart, warp::Warp::fit(&rig.mesh, &overlay, mesh)?))
+            })
+            .collect();
+    // The feet only break near ties: a posed or hoofed body's feet say little, and an
+    // overlay that fits clearly better is right whatever they say.
+    let least = candidates
+        .iter()
+        .map(|c| c.2.cost)
+        .fold(f32::INFINITY, f32::min);
+    candidates.retain(|c| c.2.cost <= least * TIE);
+    if candidates.iter().any(|(o, _, _)| keeps_facing(o)) {
+        candidates.retain(|(o, _, _)| keeps_facing(o));
+    }
+    let best = candidates
+        .into_iter()
+        .min_by(|a, b| a.2.cost.total_cmp(&b.2.cost));
+    let Some((overlay, apart, warp)) = best else {
+        return Carried {
+            skeleton: align::align_to_bounds(&rig.skeleton, &mesh.bounds(), JOINT_MARGIN, &|p| {
+                interior.inside(p)
+            }),
+            cost: f32::INFINITY,
+            apart: f32::INFINITY,
+        };
+    };
+    let turn = Quat::from_mat3(&overlay.turn);
+    let joints = rig
+        .skeleton
+        .joints
+        .iter()
+        .map(|joint| {
+            let at = joint.position();
+            let p = overlay.apply(at);
+            let p = warp.apply(p);
+            let was_inside = winding_number(&rig.mesh.positions, &rig.mesh.triangles, at) > 0.5;
+            let p = if was_inside {
+                just_inside(mesh, &interior, p)
+            } else {
+                p
+            };
+            let (_, rotation, _) = joint.world_bind.to_scale_rotation_translation();
+            let mut placed = joint.clone();
+            placed.world_bind = Mat4::from_rotation_translation((turn * rotation).normalize(), p);
+            placed
+        })
+        .collect();
+    Carried {
+        skeleton: Skeleton { joints },
+        cost: warp.cost,
+        apart,
+    }
+}
+
+/// `p` when it lies inside `mesh`, else the first point inside on the way to the body's
+/// interior ([`Interior::inside`]), a tenth of the rest of the way past the surface: a finger joint that lands just
+/// outside a finger stays in that finger rather than jumping to the palm.
+fn just_inside(mesh: &Mesh, interior: &Interior<'_>, p: Vec3) -> Vec3 {
+    let inside = |q: Vec3| winding_number(&mesh.positions, &mesh.triangles, q) > 0.5;
+    if inside(p) {
+        return p;
+    }
+    let deep = interior.inside(p);
+    if !inside(deep) {
+        return deep;
+    }
+    // Bisect for the surface between p (out) and deep (in).
+    let (mut out, mut at) = (0.0f32, 1.0f32);
+    for _ in 0..10 {
+        let mid = 0.5 * (out + at);
+        if inside(p.lerp(deep, mid)) {
+            at = mid;
+        } else {
+            out = mid;
+        }
+    }
+    p.lerp(deep, at + 0.1 * (1.0 - at))
+}

@@ -1,0 +1,114 @@
+//! The template library: Mesh2Motion's CC0 rig templates, each on the body it was rigged on
+//! (its motion library's character; the human rig on the hand-rigged male), so that a template
+//! is fitted by carrying it on its body ([`super::carry`]) and its motion library plays on
+//! the result by joint name.
+
+use super::carry::{Carried, carry};
+use super::{Body, TemplateRig};
+use crate::Limits;
+use crate::io::ImportError;
+use crate::mesh::Mesh;
+
+/// Named rigged templates.
+#[derive(Debug, Clone, Default)]
+pub struct Library {
+    entries: Vec<(String, TemplateRig)>,
+}
+
+/// The library's files, compiled in: `models/templates/` (see its README for sources and
+/// licences).
+#[cfg(feature = "templates")]
+const BUNDLED: [(&str, &[u8]); 9] = [
+    (
+        "rig-human",
+        include_bytes!("../../models/templates/rig-human.glb"),
+    ),
+    (
+        "rig-fox",
+        include_bytes!("../../models/templates/rig-fox.glb"),
+    ),
+    (
+        "rig-horse",
+        include_bytes!("../../models/templates/rig-horse.glb"),
+    ),
+    (
+        "rig-bird",
+        include_bytes!("../../models/templates/rig-bird.glb"),
+    ),
+    (
+        "rig-dragon",
+        include_bytes!("../../models/templates/rig-dragon.glb"),
+    ),
+    (
+        "rig-kaiju",
+        include_bytes!("../../models/templates/rig-kaiju.glb"),
+    ),
+    (
+        "rig-shark",
+        include_bytes!("../../models/templates/rig-shark.glb"),
+    ),
+    (
+        "rig-snake",
+        include_bytes!("../../models/templates/rig-snake.glb"),
+    ),
+    (
+        "rig-spider",
+        include_bytes!("../../models/templates/rig-spider.glb"),
+    ),
+];
+
+impl Library {
+    /// The library compiled into this build.
+    ///
+    /// # Errors
+    /// A bundled file's [`ImportError`] (a broken build).
+    #[cfg(feature = "templates")]
+    pub fn bundled() -> Result<Self, ImportError> {
+        Self::from_files(&BUNDLED, &Limits::default())
+    }
+
+    /// A library of rigged files, named as given; each must hold a skeleton and a mesh.
+    ///
+    /// # Errors
+    /// The first file's [`ImportError`] that is not a rigged mesh
+    /// ([`ImportError::NoSkeleton`] for one without a skeleton).
+    pub fn from_files(files: &[(&str, &[u8])], limits: &Limits) -> Result<Self, ImportError> {
+        let mut entries = Vec::with_capacity(files.len());
+        for (name, bytes) in files {
+            let character = crate::io::import(bytes, &format!("{name}.glb"), limits)?;
+            let skeleton = character.skeleton.ok_or_else(|| ImportError::NoSkeleton {
+                name: (*name).to_owned(),
+            })?;
+            entries.push((
+                (*name).to_owned(),
+                TemplateRig {
+                    skeleton,
+                    mesh: character.mesh,
+                },
+            ));
+        }
+        Ok(Self { entries })
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(n, _)| n.as_str())
+    }
+
+    pub fn get(&self, name: &str) -> Option<&TemplateRig> {
+        self.entries.iter().find(|(n, _)| n == name).map(|(_, r)| r)
+    }
+
+    /// Every template carried onto `mesh` (voxelised as `body`), the one whose body bent least
+    /// to fit first. As a choice of body plan this is weak (measured by `rigkit eval-fit
+    /// --choose`: a human's body can bend into a shark's at less cost than into another
+    /// human's); it is the baseline for a learned classifier.
+    pub fn fits(&self, mesh: &Mesh, body: &Body) -> Vec<(&str, Carried)> {
+        let mut fits: Vec<(&str, Carried)> = self
+            .entries
+            .iter()
+            .map(|(name, rig)| (name.as_str(), carry(mesh, body, rig)))
+            .collect();
+        fits.sort_by(|a, b| a.1.cost.total_cmp(&b.1.cost));
+        fits
+    }
+}
