@@ -31,6 +31,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     let mut stretch = 1.0f32;
     let mut own = false;
     let mut choose = false;
+    let mut one_body = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
@@ -48,6 +49,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             "--stretch" => stretch = parse(&value("--stretch")?)?,
             "--own" => own = true,
             "--choose" => choose = true,
+            "--one-body" => one_body = true,
             other if other.starts_with("--") => {
                 return Err(format!("eval-fit: unknown option '{other}'").into());
             }
@@ -64,10 +66,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             if let Some(skeleton) = c.skeleton {
                 library.push(Entry {
                     file: file_name(&path),
-                    rig: TemplateRig {
-                        skeleton,
-                        mesh: c.mesh,
-                    },
+                    rig: TemplateRig::new(skeleton, c.mesh),
                 });
             }
         }
@@ -103,6 +102,18 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             out!("{name:<28} no template shares its joint names");
             continue;
         };
+        // The template with every other body rigged with it (the same joint names), unless
+        // asked for its own body alone.
+        let mut template = entry.rig.clone();
+        if !one_body {
+            template.bodies = candidates
+                .iter()
+                .filter(|e| {
+                    e.file != entry.file && name_share(&e.rig.skeleton, &entry.rig.skeleton) > 0.9
+                })
+                .map(|e| (e.rig.skeleton.clone(), e.rig.mesh.clone()))
+                .collect();
+        }
         let size = character.mesh.bounds().longest_side();
         let mut rng = Rng::new(seed);
         let mut errors = Vec::new();
@@ -161,7 +172,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
                 let source = if skeleton_only {
                     SkeletonSource::Given(entry.rig.skeleton.clone())
                 } else {
-                    SkeletonSource::Rigged(Box::new(entry.rig.clone()))
+                    SkeletonSource::Rigged(Box::new(template.clone()))
                 };
                 skeleton_for(&mesh, &source, &AutoOptions::default())?
             };
@@ -218,25 +229,24 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The share of both skeletons' joint names they have in common.
+fn name_share(a: &Skeleton, b: &Skeleton) -> f32 {
+    let names: std::collections::HashSet<&str> = a.joints.iter().map(|j| j.name.as_str()).collect();
+    let shared = b
+        .joints
+        .iter()
+        .filter(|j| names.contains(j.name.as_str()))
+        .count();
+    shared as f32 / (names.len() + b.joints.len() - shared).max(1) as f32
+}
+
 /// The library template whose joint names the artist's skeleton shares most (by the share of
 /// both name sets in common).
 fn best_template<'a>(library: &[&'a Entry], truth: &Skeleton) -> Option<&'a Entry> {
-    let names: std::collections::HashSet<&str> =
-        truth.joints.iter().map(|j| j.name.as_str()).collect();
     library
         .iter()
         .copied()
-        .map(|e| {
-            let shared = e
-                .rig
-                .skeleton
-                .joints
-                .iter()
-                .filter(|j| names.contains(j.name.as_str()))
-                .count();
-            let union = names.len() + e.rig.skeleton.joints.len() - shared;
-            (e, shared as f32 / union.max(1) as f32)
-        })
+        .map(|e| (e, name_share(&e.rig.skeleton, truth)))
         .filter(|(_, share)| *share > 0.6)
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(e, _)| e)

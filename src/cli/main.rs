@@ -98,7 +98,7 @@ USAGE:
                                   Change between two eval reports
     rigkit eval-fit FILES|DIRS --library DIR [--library DIR…] [--placements N]
                     [--seed S] [--scale LO HI] [--yaw] [--skeleton-only]
-                    [--repose DEG] [--stretch F] [--own] [--choose]
+                    [--repose DEG] [--stretch F] [--own] [--one-body] [--choose]
                                   Fit the library template whose joint names each rigged
                                   character shares onto it, moved, scaled and turned N
                                   times, and score the fitted joints against the artist's
@@ -107,7 +107,9 @@ USAGE:
                                   --repose/--stretch: each character first posed at random
                                   (up to DEG per joint, baked in as its rest pose) and
                                   stretched per axis (1/F..F); --own: its own file may be
-                                  its template (with --repose or --stretch); --choose:
+                                  its template (with --repose or --stretch); every other
+                                  library body rigged with the template is blended in
+                                  unless --one-body; --choose:
                                   the library picks the template (the body that bends
                                   least), and the share it picks right is reported
     rigkit dataset stats [SOURCE] [--data DIR]

@@ -11,6 +11,9 @@ use crate::rig::Skeleton;
 /// feet.
 const TIE: f32 = 1.1;
 
+/// How much more bending halves (e⁻¹) a body's say in a blended fit, as a share of the least.
+const BLEND: f32 = 0.1;
+
 /// A template fitted by [`carry`], and how well its body fitted the mesh.
 pub struct Carried {
     pub skeleton: Skeleton,
@@ -28,12 +31,63 @@ pub struct Carried {
 /// inside the template's body and lands outside the mesh is moved under the surface; joints
 /// the template's artist put outside (IK targets, floor pivots) stay where they land. Joint
 /// frames turn with the body. By the bounds (at an infinite cost) when either body has no surface.
+///
+/// With more bodies rigged with the template ([`TemplateRig::bodies`]), each is carried and
+/// every joint goes to the blend of its places by the bodies that fit best (weighted by how
+/// much more each bent than the best: a body bending a tenth more counts e⁻¹ as much).
 pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
+    let own = carry_body(mesh, body, &rig.skeleton, &rig.mesh);
+    if rig.bodies.is_empty() {
+        return own;
+    }
+    let mut fits = vec![own];
+    fits.extend(
+        rig.bodies
+            .iter()
+            .map(|(skeleton, template_mesh)| carry_body(mesh, body, skeleton, template_mesh)),
+    );
+    let least = fits.iter().map(|f| f.cost).fold(f32::INFINITY, f32::min);
+    let apart = fits.iter().map(|f| f.apart).fold(f32::INFINITY, f32::min);
+    let weights: Vec<f32> = fits
+        .iter()
+        .map(|f| {
+            if least.is_finite() && least > 0.0 {
+                (-(f.cost - least) / (BLEND * least)).exp()
+            } else if f.cost == least {
+                1.0
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let mut skeleton = fits[0].skeleton.clone();
+    for joint in &mut skeleton.joints {
+        let (mut sum, mut total) = (Vec3::ZERO, 0.0);
+        for (fit, &w) in fits.iter().zip(&weights) {
+            if let Some(there) = fit.skeleton.joints.iter().find(|j| j.name == joint.name) {
+                sum += there.position() * w;
+                total += w;
+            }
+        }
+        if total > 0.0 {
+            joint.world_bind.w_axis = (sum / total).extend(1.0);
+        }
+    }
+    Carried {
+        skeleton,
+        cost: least,
+        apart,
+    }
+}
+
+/// The template's joints as `skeleton` places them in `template_mesh` (standing along +Y),
+/// carried onto `mesh`.
+fn carry_body(mesh: &Mesh, body: &Body, skeleton: &Skeleton, template_mesh: &Mesh) -> Carried {
     let interior = body.interior(mesh);
     // A body overlays nearly as well turned front to back (a human's back is as broad as its
     // front), and that mirrors left and right: where both bodies have feet that say which way
     // is forward, overlays that agree with them win a near tie.
-    let reference_toes = register::surface_points(&rig.mesh, 2000)
+    let reference_toes = register::surface_points(template_mesh, 2000)
         .and_then(|points| register::toe_direction(&points, Vec3::Y));
     let target_points = register::surface_points(mesh, 2000);
     let keeps_facing = |overlay: &register::Overlay| {
@@ -44,10 +98,14 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
         register::toe_direction(points, up).is_none_or(|to| (overlay.turn * from).dot(to) > 0.0)
     };
     let mut candidates: Vec<(register::Overlay, f32, warp::Warp)> =
-        register::overlays(&rig.mesh, mesh)
+        register::overlays(template_mesh, mesh)
             .into_iter()
             .filter_map(|(overlay, apart)| {
-                Some((overlay, apart, warp::Warp::fit(&rig.mesh, &overlay, mesh)?))
+                Some((
+                    overlay,
+                    apart,
+                    warp::Warp::fit(template_mesh, &overlay, mesh)?,
+                ))
             })
             .collect();
     // The feet only break near ties: a posed or hoofed body's feet say little, and an
@@ -65,7 +123,7 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
         .min_by(|a, b| a.2.cost.total_cmp(&b.2.cost));
     let Some((overlay, apart, warp)) = best else {
         return Carried {
-            skeleton: align::align_to_bounds(&rig.skeleton, &mesh.bounds(), JOINT_MARGIN, &|p| {
+            skeleton: align::align_to_bounds(skeleton, &mesh.bounds(), JOINT_MARGIN, &|p| {
                 interior.inside(p)
             }),
             cost: f32::INFINITY,
@@ -73,15 +131,15 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
         };
     };
     let turn = Quat::from_mat3(&overlay.turn);
-    let joints = rig
-        .skeleton
+    let joints = skeleton
         .joints
         .iter()
         .map(|joint| {
             let at = joint.position();
             let p = overlay.apply(at);
             let p = warp.apply(p);
-            let was_inside = winding_number(&rig.mesh.positions, &rig.mesh.triangles, at) > 0.5;
+            let was_inside =
+                winding_number(&template_mesh.positions, &template_mesh.triangles, at) > 0.5;
             let p = if was_inside {
                 just_inside(mesh, &interior, p)
             } else {

@@ -67,25 +67,27 @@ impl Library {
         Self::from_files(&BUNDLED, &Limits::default())
     }
 
-    /// A library of rigged files, named as given; each must hold a skeleton and a mesh.
+    /// A library of rigged files, named as given; each must hold a skeleton and a mesh. The
+    /// first file of a name is that template on its own body; later files of the same name
+    /// are more bodies rigged with it ([`TemplateRig::bodies`]).
     ///
     /// # Errors
     /// The first file's [`ImportError`] that is not a rigged mesh
     /// ([`ImportError::NoSkeleton`] for one without a skeleton).
     pub fn from_files(files: &[(&str, &[u8])], limits: &Limits) -> Result<Self, ImportError> {
-        let mut entries = Vec::with_capacity(files.len());
+        let mut entries: Vec<(String, TemplateRig)> = Vec::with_capacity(files.len());
         for (name, bytes) in files {
             let character = crate::io::import(bytes, &format!("{name}.glb"), limits)?;
             let skeleton = character.skeleton.ok_or_else(|| ImportError::NoSkeleton {
                 name: (*name).to_owned(),
             })?;
-            entries.push((
-                (*name).to_owned(),
-                TemplateRig {
-                    skeleton,
-                    mesh: character.mesh,
-                },
-            ));
+            match entries.iter_mut().find(|(n, _)| n == name) {
+                Some((_, rig)) => rig.bodies.push((skeleton, character.mesh)),
+                None => entries.push((
+                    (*name).to_owned(),
+                    TemplateRig::new(skeleton, character.mesh),
+                )),
+            }
         }
         Ok(Self { entries })
     }

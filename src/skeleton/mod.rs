@@ -96,10 +96,10 @@ impl SkeletonSource {
             && let Some(skeleton) = character.skeleton
             && !character.mesh.triangles.is_empty()
         {
-            return Ok(Self::Rigged(Box::new(TemplateRig {
+            return Ok(Self::Rigged(Box::new(TemplateRig::new(
                 skeleton,
-                mesh: character.mesh,
-            })));
+                character.mesh,
+            ))));
         }
         Ok(Self::Given(crate::io::import_skeleton(
             bytes, name, limits,
@@ -107,11 +107,27 @@ impl SkeletonSource {
     }
 }
 
-/// A template skeleton and the mesh it was rigged on.
+/// A template skeleton and the mesh it was rigged on, with any more bodies an artist rigged
+/// with the same template.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TemplateRig {
     pub skeleton: Skeleton,
     pub mesh: Mesh,
+    /// More bodies rigged with this template: each the artist's placement of the template's
+    /// joints (by name; some may be missing) and the mesh. A fit carries every body and
+    /// blends the placements of those that fit best.
+    pub bodies: Vec<(Skeleton, Mesh)>,
+}
+
+impl TemplateRig {
+    /// The template on its own body alone.
+    pub fn new(skeleton: Skeleton, mesh: Mesh) -> Self {
+        Self {
+            skeleton,
+            mesh,
+            bodies: Vec::new(),
+        }
+    }
 }
 
 /// A skeleton for `mesh` from `source`: a template fitted to it, or the given skeleton adapted
