@@ -216,6 +216,27 @@ fn rig_carries_a_library_template_by_name_and_refuses_one_it_lacks() {
         !ok && stderr.contains("no template 'rig-cat'") && stderr.contains("rig-fox"),
         "{stderr}"
     );
+    // The template's motion library plays on the fitted rig with no joint map: every joint
+    // of its walk finds its joint by name.
+    let walk = dir.join("walk.glb");
+    let library =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/templates/rig-fox.glb");
+    let (ok, stdout, stderr) = rigkit_with(
+        &[
+            "animate".as_ref(),
+            out.as_os_str(),
+            "--motion".as_ref(),
+            library.as_os_str(),
+            "-o".as_ref(),
+            walk.as_os_str(),
+        ],
+        &["--clip", "13"],
+    );
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("'Walk'") && stdout.contains("49 of 49 joints driven"),
+        "{stdout}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
