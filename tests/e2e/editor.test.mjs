@@ -250,6 +250,23 @@ describe('viewport and options', () => {
     assert.ok(rig.jointCount >= 31);
     assert.deepEqual(errors, []);
   });
+
+  test('a rigged file as the template: its skeleton carried onto the mesh on its own body', async () => {
+    const { page, errors } = app;
+    // The eval Fox's artist skeleton, carried from the Fox onto the sample fox (another mesh).
+    const rigged = readData('eval/Fox.glb');
+    const rig = await page.evaluate(async (base64) => {
+      const mesh = new Uint8Array(await (await fetch('web/samples/fox.glb')).arrayBuffer());
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      return window.rigkit.rig(mesh, 'fox.glb', { skeleton: { name: 'Fox.glb', bytes } });
+    }, toBase64(rigged.bytes));
+    assert.equal(rig.jointCount, 24);
+    for (const name of ['b_Head_05', 'b_Tail03_014', 'b_LeftFoot02_018']) {
+      assert.ok(rig.names.includes(name), `${name} missing from ${rig.names.join(',')}`);
+    }
+    assert.ok((await viewportPixels(page)).skeleton > 50, 'no skeleton drawn');
+    assert.deepEqual(errors, []);
+  });
 });
 
 describe('samples and downloads', () => {
