@@ -97,29 +97,26 @@ fn a_skeleton_only_glb_template_is_adapted_too() {
     );
 }
 
-#[test]
-fn a_creature_skeleton_is_stretched_onto_its_mesh_keeping_its_names() {
-    // Mesh2Motion's fox rig template (no mesh of its own) onto the eval fox.
+/// A creature skeleton fitted to the eval Fox: head, hips and tail tip within `share` of the
+/// body's length of the artist's, names and hierarchy kept, 90 % of the joints inside.
+fn assert_fits_the_fox(template: &Skeleton, names: [&str; 3], share: f32) {
     let fox = load("eval/Fox.glb");
-    let bytes = common::read("templates/mesh2motion/rig-fox.glb");
-    let template = import_skeleton(&bytes, "rig-fox.glb", &Limits::default()).unwrap();
     let adapted = skeleton_for(
         &fox.mesh,
         &SkeletonSource::Given(template.clone()),
         &AutoOptions::default(),
     )
     .unwrap();
-    assert_same_hierarchy(&adapted, &template);
+    assert_same_hierarchy(&adapted, template);
     let artist = fox.skeleton.as_ref().unwrap();
     let size = fox.mesh.bounds().longest_side();
-    for (ours, theirs) in [
-        ("Head", "b_Head_05"),
-        ("Hips", "b_Hip_01"),
-        ("Tail_End", "b_Tail03_014"),
-    ] {
+    for (ours, theirs) in names
+        .into_iter()
+        .zip(["b_Head_05", "b_Hip_01", "b_Tail03_014"])
+    {
         let d = position(&adapted, ours).distance(position(artist, theirs));
         assert!(
-            d < 0.15 * size,
+            d < share * size,
             "{ours} is {d} from the artist's {theirs} (size {size})"
         );
     }
@@ -133,6 +130,42 @@ fn a_creature_skeleton_is_stretched_onto_its_mesh_keeping_its_names() {
         "{inside} of {} inside",
         adapted.joints.len()
     );
+}
+
+#[test]
+fn a_skeleton_only_library_template_is_carried_on_the_library_bodies() {
+    // Mesh2Motion's fox rig template (no mesh of its own) names the library's rig-fox.
+    let bytes = common::read("templates/mesh2motion/rig-fox.glb");
+    let template = import_skeleton(&bytes, "rig-fox.glb", &Limits::default()).unwrap();
+    assert_fits_the_fox(&template, ["Head", "Hips", "Tail_End"], 0.1);
+}
+
+#[test]
+fn a_creature_skeleton_no_template_names_is_stretched_onto_its_mesh() {
+    // The Fox's own skeleton renamed: no library template has its names, and no mesh comes
+    // with it, so it is stretched from its bounds onto the Fox's.
+    let mut template = load("eval/Fox.glb").skeleton.unwrap();
+    for j in &mut template.joints {
+        j.name = format!("x_{}", j.name);
+    }
+    let fox = load("eval/Fox.glb");
+    let adapted = skeleton_for(
+        &fox.mesh,
+        &SkeletonSource::Given(template.clone()),
+        &AutoOptions::default(),
+    )
+    .unwrap();
+    assert_same_hierarchy(&adapted, &template);
+    let artist = fox.skeleton.as_ref().unwrap();
+    let size = fox.mesh.bounds().longest_side();
+    for theirs in ["b_Head_05", "b_Hip_01", "b_Tail03_014"] {
+        let ours = format!("x_{theirs}");
+        let d = position(&adapted, &ours).distance(position(artist, theirs));
+        assert!(
+            d < 0.15 * size,
+            "{ours} is {d} from the artist's {theirs} (size {size})"
+        );
+    }
 }
 
 #[test]

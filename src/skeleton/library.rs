@@ -8,6 +8,7 @@ use super::{Body, TemplateRig};
 use crate::Limits;
 use crate::io::ImportError;
 use crate::mesh::Mesh;
+use crate::rig::Skeleton;
 
 /// Named rigged templates.
 #[derive(Debug, Clone, Default)]
@@ -90,6 +91,33 @@ impl Library {
             }
         }
         Ok(Self { entries })
+    }
+
+    /// The bundled library, read once per process; `None` if a bundled file does not read.
+    #[cfg(feature = "templates")]
+    pub fn shared() -> Option<&'static Self> {
+        static LIBRARY: std::sync::OnceLock<Option<Library>> = std::sync::OnceLock::new();
+        LIBRARY.get_or_init(|| Self::bundled().ok()).as_ref()
+    }
+
+    /// The template whose skeleton names every joint of `skeleton` and not many more (a
+    /// skeleton-only copy of a library template, such as Mesh2Motion's `rig-fox.glb`).
+    pub fn matching(&self, skeleton: &Skeleton) -> Option<&TemplateRig> {
+        let n = skeleton.joints.len();
+        self.entries.iter().map(|(_, rig)| rig).find(|rig| {
+            let names: std::collections::HashSet<&str> = rig
+                .skeleton
+                .joints
+                .iter()
+                .map(|j| j.name.as_str())
+                .collect();
+            n > 0
+                && skeleton
+                    .joints
+                    .iter()
+                    .all(|j| names.contains(j.name.as_str()))
+                && rig.skeleton.joints.len() * 10 <= n * 11
+        })
     }
 
     pub fn names(&self) -> impl Iterator<Item = &str> {

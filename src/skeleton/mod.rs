@@ -158,6 +158,16 @@ pub fn skeleton_in(
 ) -> Result<Skeleton, RigError> {
     match source {
         SkeletonSource::Template(template) => fit_in(mesh, body, *template, options),
+        #[cfg(feature = "templates")]
+        SkeletonSource::Given(skeleton)
+            if let Some(rig) = Library::shared().and_then(|l| l.matching(skeleton)) =>
+        {
+            // A skeleton-only copy of a library template: carried on the library's bodies.
+            Ok(keep_joints_of(
+                skeleton,
+                &carry::carry(mesh, body, rig).skeleton,
+            ))
+        }
         SkeletonSource::Given(skeleton) if adapt::has_humanoid_names(skeleton) => {
             let fitted = fit_in(mesh, body, Template::Humanoid, options)?;
             adapt::adapt_humanoid(skeleton, &fitted)
@@ -173,6 +183,27 @@ pub fn skeleton_in(
             ))
         }
     }
+}
+
+/// `skeleton`'s joints (names, parents, order) where `placed` puts the joints of the same
+/// names; a joint `placed` lacks keeps its offset from its parent.
+#[cfg(feature = "templates")]
+fn keep_joints_of(skeleton: &Skeleton, placed: &Skeleton) -> Skeleton {
+    let mut joints = skeleton.joints.clone();
+    for i in 0..joints.len() {
+        match placed.joints.iter().find(|j| j.name == joints[i].name) {
+            Some(there) => joints[i].world_bind = there.world_bind,
+            None => {
+                if let Some(p) = joints[i].parent {
+                    let offset =
+                        skeleton.joints[i].position() - skeleton.joints[p.index()].position();
+                    let at = joints[p.index()].position() + offset;
+                    joints[i].world_bind.w_axis = at.extend(1.0);
+                }
+            }
+        }
+    }
+    Skeleton { joints }
 }
 
 /// How far inside its mesh's bounds a rig's joints usually stop, as a share of the joints'
