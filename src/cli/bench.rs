@@ -175,7 +175,7 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
 pub fn rig(args: &[String]) -> Result<(), CliError> {
     let mut runs = 5usize;
     let mut subdivide = 0usize;
-    let mut template = rigkit::skeleton::Template::Auto;
+    let mut template = "auto".to_owned();
     let mut methods = rigkit::pipeline::Methods::all(rigkit::pipeline::Method::Geometric);
     let mut file = None;
     let mut it = args.iter();
@@ -194,7 +194,7 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
                     .filter(|n| *n <= 5)
                     .ok_or("--subdivide needs a number from 0 to 5")?;
             }
-            "--template" => template = value("--template")?.parse()?,
+            "--template" => template = value("--template")?,
             "--method" => methods = value("--method")?.parse()?,
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             f => file = Some(f.to_owned()),
@@ -208,7 +208,7 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
     character.skeleton = None;
     character.skin = None;
     let request = rigkit::pipeline::RigRequest {
-        source: rigkit::skeleton::SkeletonSource::Template(template),
+        source: super::rig::skeleton_source(&template)?,
         methods,
         max_influences: 4,
     };

@@ -129,7 +129,7 @@ USAGE:
                                   Time importing a generated N-triangle skinned GLB (median)
     rigkit bench skin FILE [--runs R] [--resolution N]
                                   Time each skinning stage on a rigged file (medians)
-    rigkit bench rig FILE [--runs R] [--subdivide N] [--template auto|humanoid]
+    rigkit bench rig FILE [--runs R] [--subdivide N] [--template T (as rig's)]
                           [--method best|geometric|neural]
                                   Time a full rig (skeleton + skin), optionally of FILE with
                                   each triangle split in four N times; peak memory
