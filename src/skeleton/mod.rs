@@ -10,6 +10,7 @@ mod auto;
 mod bird;
 mod carry;
 mod chain;
+mod closest;
 mod curves;
 mod humanoid;
 mod joint_list;

@@ -9,6 +9,7 @@
 
 use glam::{Mat3, Quat, Vec3};
 
+use super::closest::Closest;
 use crate::mesh::Mesh;
 use crate::random::Rng;
 
@@ -155,14 +156,16 @@ pub fn toe_direction(points: &[Vec3], up: Vec3) -> Option<Vec3> {
 fn refine(a: &[Vec3], b: &[Vec3], mut turn: Mat3) -> (Mat3, Vec3, Vec3, f32) {
     let mut stretch = Vec3::ONE;
     let mut shift = Vec3::ZERO;
+    let to_b = Closest::new(b);
     for _ in 0..ITERATIONS {
         let moved: Vec<Vec3> = a.iter().map(|p| turn * (stretch * *p) + shift).collect();
+        let to_moved = Closest::new(&moved);
         let mut pairs: Vec<(Vec3, Vec3)> = Vec::with_capacity(a.len() + b.len());
         for (i, m) in moved.iter().enumerate() {
-            pairs.push((a[i], b[nearest(b, *m)]));
+            pairs.push((a[i], b[to_b.nearest(*m)]));
         }
         for q in b {
-            pairs.push((a[nearest(&moved, *q)], *q));
+            pairs.push((a[to_moved.nearest(*q)], *q));
         }
         let n = pairs.len() as f32;
         let ca = pairs.iter().map(|p| p.0).sum::<Vec3>() / n;
@@ -231,24 +234,14 @@ pub fn nearest_rotation(m: Mat3) -> Mat3 {
 }
 
 /// Mean distance from each point to the other set's nearest, both ways.
-fn chamfer(a: &[Vec3], b: &[Vec3]) -> f32 {
+pub(super) fn chamfer(a: &[Vec3], b: &[Vec3]) -> f32 {
     let one_way = |x: &[Vec3], y: &[Vec3]| {
+        let to_y = Closest::new(y);
         x.iter()
-            .map(|p| y[nearest(y, *p)].distance(*p))
+            .map(|p| y[to_y.nearest(*p)].distance(*p))
             .sum::<f32>()
     };
     (one_way(a, b) + one_way(b, a)) / (a.len() + b.len()) as f32
-}
-
-pub(super) fn nearest(points: &[Vec3], p: Vec3) -> usize {
-    let mut best = (0, f32::INFINITY);
-    for (i, q) in points.iter().enumerate() {
-        let d = q.distance_squared(p);
-        if d < best.1 {
-            best = (i, d);
-        }
-    }
-    best.0
 }
 
 fn centre_and_spread(points: &[Vec3]) -> Option<(Vec3, f32)> {

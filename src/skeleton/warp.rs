@@ -3,7 +3,8 @@
 
 use glam::Vec3;
 
-use super::register::{Overlay, nearest, surface_points};
+use super::closest::Closest;
+use super::register::{Overlay, chamfer, surface_points};
 use crate::mesh::Mesh;
 
 /// A smooth displacement of the overlaid template body onto the target surface: per surface
@@ -34,19 +35,21 @@ impl Warp {
         let goal = surface_points(target, WARP_POINTS)?;
         let size = target.bounds().longest_side().max(1e-6);
         let mut moves = vec![Vec3::ZERO; points.len()];
+        let to_goal = Closest::new(&goal);
         for width in WARP_WIDTHS {
             let sigma = width * size;
             let weights = kernel(&points, sigma);
             for _ in 0..WARP_STEPS {
                 let moved: Vec<Vec3> = points.iter().zip(&moves).map(|(p, m)| *p + *m).collect();
+                let to_moved = Closest::new(&moved);
                 let mut pull = vec![Vec3::ZERO; points.len()];
                 let mut count = vec![0.0f32; points.len()];
                 for (i, p) in moved.iter().enumerate() {
-                    pull[i] += goal[nearest(&goal, *p)] - *p;
+                    pull[i] += goal[to_goal.nearest(*p)] - *p;
                     count[i] += 1.0;
                 }
                 for q in &goal {
-                    let i = nearest(&moved, *q);
+                    let i = to_moved.nearest(*q);
                     pull[i] += *q - moved[i];
                     count[i] += 1.0;
                 }
@@ -66,12 +69,7 @@ impl Warp {
             }
         }
         let moved: Vec<Vec3> = points.iter().zip(&moves).map(|(p, m)| *p + *m).collect();
-        let apart = moved
-            .iter()
-            .map(|p| goal[nearest(&goal, *p)].distance(*p))
-            .chain(goal.iter().map(|q| moved[nearest(&moved, *q)].distance(*q)))
-            .sum::<f32>()
-            / (moved.len() + goal.len()) as f32;
+        let apart = chamfer(&moved, &goal);
         let bend = moves.iter().map(|m| m.length()).sum::<f32>() / moves.len() as f32;
         Some(Self {
             points,
