@@ -606,3 +606,39 @@ fn eval_reports_the_skeleton_and_where_its_error_comes_from() {
     assert!(rig > 0.5 && rig < 8.0 && (rig - all).abs() < 1e-6, "{row}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn eval_fit_and_eval_landmarks_score_fitted_templates() {
+    // The bird on its own body, moved, scaled and turned: its joints land where they were.
+    let bird = data("train/mesh2motion-variations/bird-base.glb");
+    let library = data("train/mesh2motion-variations");
+    let (ok, stdout, stderr) = rigkit_with(
+        &["eval-fit".as_ref(), bird.as_os_str()],
+        &[
+            "--library",
+            library.to_str().unwrap(),
+            "--own",
+            "--placements",
+            "2",
+        ],
+    );
+    assert!(ok, "{stderr}");
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("bird-base.glb"))
+        .unwrap();
+    let mean: f32 = row.split_whitespace().nth(3).unwrap().parse().unwrap();
+    assert!(mean < 1.0, "{stdout}");
+    // The fox rig on the eval Fox, whose artist used another skeleton: four feet compared.
+    let fox = data("eval/Fox.glb");
+    let (ok, stdout, stderr) = rigkit_with(
+        &["eval-landmarks".as_ref(), fox.as_os_str()],
+        &["--template", "rig-fox", "--placements", "1"],
+    );
+    assert!(ok, "{stderr}");
+    let row = stdout.lines().find(|l| l.starts_with("Fox.glb")).unwrap();
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(fields[1], "4", "{stdout}");
+    let feet: f32 = fields[2].parse().unwrap();
+    assert!(feet < 6.0, "{stdout}");
+}
