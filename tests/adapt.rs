@@ -148,24 +148,11 @@ fn a_creature_skeleton_no_template_names_is_stretched_onto_its_mesh() {
     for j in &mut template.joints {
         j.name = format!("x_{}", j.name);
     }
-    let fox = load("eval/Fox.glb");
-    let adapted = skeleton_for(
-        &fox.mesh,
-        &SkeletonSource::Given(template.clone()),
-        &AutoOptions::default(),
-    )
-    .unwrap();
-    assert_same_hierarchy(&adapted, &template);
-    let artist = fox.skeleton.as_ref().unwrap();
-    let size = fox.mesh.bounds().longest_side();
-    for theirs in ["b_Head_05", "b_Hip_01", "b_Tail03_014"] {
-        let ours = format!("x_{theirs}");
-        let d = position(&adapted, &ours).distance(position(artist, theirs));
-        assert!(
-            d < 0.15 * size,
-            "{ours} is {d} from the artist's {theirs} (size {size})"
-        );
-    }
+    assert_fits_the_fox(
+        &template,
+        ["x_b_Head_05", "x_b_Hip_01", "x_b_Tail03_014"],
+        0.15,
+    );
 }
 
 #[test]
