@@ -36,7 +36,7 @@ pub struct Carried {
 /// every joint goes to the blend of its places by the bodies that fit best (weighted by how
 /// much more each bent than the best: a body bending a tenth more counts e⁻¹ as much).
 pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
-    let own = carry_body(mesh, body, &rig.skeleton, &rig.mesh);
+    let (own, inside) = carry_body(mesh, body, &rig.skeleton, &rig.mesh);
     if rig.bodies.is_empty() {
         return own;
     }
@@ -44,7 +44,7 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     fits.extend(
         rig.bodies
             .iter()
-            .map(|(skeleton, template_mesh)| carry_body(mesh, body, skeleton, template_mesh)),
+            .map(|(skeleton, template_mesh)| carry_body(mesh, body, skeleton, template_mesh).0),
     );
     let least = fits.iter().map(|f| f.cost).fold(f32::INFINITY, f32::min);
     let apart = fits.iter().map(|f| f.apart).fold(f32::INFINITY, f32::min);
@@ -60,8 +60,9 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
             }
         })
         .collect();
+    let interior = body.interior(mesh);
     let mut skeleton = fits[0].skeleton.clone();
-    for joint in &mut skeleton.joints {
+    for (joint, &inside) in skeleton.joints.iter_mut().zip(&inside) {
         let (mut sum, mut total) = (Vec3::ZERO, 0.0);
         for (fit, &w) in fits.iter().zip(&weights) {
             if let Some(there) = fit.skeleton.joints.iter().find(|j| j.name == joint.name) {
@@ -70,7 +71,14 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
             }
         }
         if total > 0.0 {
-            joint.world_bind.w_axis = (sum / total).extend(1.0);
+            // A blend of places inside a thin limb may leave it: kept inside as one body is.
+            let p = sum / total;
+            let p = if inside {
+                just_inside(mesh, &interior, p)
+            } else {
+                p
+            };
+            joint.world_bind.w_axis = p.extend(1.0);
         }
     }
     Carried {
@@ -81,8 +89,13 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
 }
 
 /// The template's joints as `skeleton` places them in `template_mesh` (standing along +Y),
-/// carried onto `mesh`.
-fn carry_body(mesh: &Mesh, body: &Body, skeleton: &Skeleton, template_mesh: &Mesh) -> Carried {
+/// carried onto `mesh`, and which of them lay inside `template_mesh`.
+fn carry_body(
+    mesh: &Mesh,
+    body: &Body,
+    skeleton: &Skeleton,
+    template_mesh: &Mesh,
+) -> (Carried, Vec<bool>) {
     let interior = body.interior(mesh);
     // A body overlays nearly as well turned front to back (a human's back is as broad as its
     // front), and that mirrors left and right: where both bodies have feet that say which way
@@ -121,25 +134,34 @@ fn carry_body(mesh: &Mesh, body: &Body, skeleton: &Skeleton, template_mesh: &Mes
     let best = candidates
         .into_iter()
         .min_by(|a, b| a.2.cost.total_cmp(&b.2.cost));
+    let was_inside: Vec<bool> = skeleton
+        .joints
+        .iter()
+        .map(|j| {
+            winding_number(
+                &template_mesh.positions,
+                &template_mesh.triangles,
+                j.position(),
+            ) > 0.5
+        })
+        .collect();
     let Some((overlay, apart, warp)) = best else {
-        return Carried {
+        let carried = Carried {
             skeleton: align::align_to_bounds(skeleton, &mesh.bounds(), JOINT_MARGIN, &|p| {
                 interior.inside(p)
             }),
             cost: f32::INFINITY,
             apart: f32::INFINITY,
         };
+        return (carried, was_inside);
     };
     let turn = Quat::from_mat3(&overlay.turn);
     let joints = skeleton
         .joints
         .iter()
-        .map(|joint| {
-            let at = joint.position();
-            let p = overlay.apply(at);
-            let p = warp.apply(p);
-            let was_inside =
-                winding_number(&template_mesh.positions, &template_mesh.triangles, at) > 0.5;
+        .zip(&was_inside)
+        .map(|(joint, &was_inside)| {
+            let p = warp.apply(overlay.apply(joint.position()));
             let p = if was_inside {
                 just_inside(mesh, &interior, p)
             } else {
@@ -151,11 +173,12 @@ fn carry_body(mesh: &Mesh, body: &Body, skeleton: &Skeleton, template_mesh: &Mes
             placed
         })
         .collect();
-    Carried {
+    let carried = Carried {
         skeleton: Skeleton { joints },
         cost: warp.cost,
         apart,
-    }
+    };
+    (carried, was_inside)
 }
 
 /// `p` when it lies inside `mesh`, else the first point inside on the way to the body's

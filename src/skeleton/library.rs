@@ -17,16 +17,33 @@ pub struct Library {
 }
 
 /// The library's files, compiled in: `models/templates/` (see its README for sources and
-/// licences).
+/// licences). A name's first file is the template on its own body, the others more bodies
+/// rigged with it.
 #[cfg(feature = "templates")]
-const BUNDLED: [(&str, &[u8]); 9] = [
+const BUNDLED: [(&str, &[u8]); 13] = [
     (
         "rig-human",
         include_bytes!("../../models/templates/rig-human.glb"),
     ),
     (
+        "rig-human",
+        include_bytes!("../../models/templates/rig-human-female.glb"),
+    ),
+    (
+        "rig-human",
+        include_bytes!("../../models/templates/rig-human-zombie.glb"),
+    ),
+    (
         "rig-fox",
         include_bytes!("../../models/templates/rig-fox.glb"),
+    ),
+    (
+        "rig-fox",
+        include_bytes!("../../models/templates/rig-fox-dog.glb"),
+    ),
+    (
+        "rig-fox",
+        include_bytes!("../../models/templates/rig-fox-horse.glb"),
     ),
     (
         "rig-horse",
