@@ -147,19 +147,14 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
                     .iter()
                     .map(|e| (e.file.as_str(), carry(&mesh, &body, &e.rig)))
                     .collect();
-                let key = |c: &Carried| match std::env::var("RIGKIT_CHOOSE").as_deref() {
-                    Ok("apart") => c.apart,
-                    Ok("sum") => c.apart + c.cost,
-                    _ => c.cost,
-                };
-                fits.sort_by(|a, b| key(&a.1).total_cmp(&key(&b.1)));
+                fits.sort_by(|a, b| a.1.cost.total_cmp(&b.1.cost));
                 let (chosen, best) = fits.remove(0);
                 if chosen == entry.file {
                     chosen_right += 1;
                 } else {
                     let ranking: Vec<String> =
-                        std::iter::once(format!("{chosen} {:.4}", key(&best)))
-                            .chain(fits.iter().map(|(n, c)| format!("{n} {:.4}", key(c))))
+                        std::iter::once(format!("{chosen} {:.4}", best.cost))
+                            .chain(fits.iter().map(|(n, c)| format!("{n} {:.4}", c.cost)))
                             .collect();
                     out!(
                         "  {name}: chose {chosen} for {}: {}",

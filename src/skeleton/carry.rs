@@ -3,6 +3,8 @@
 
 use glam::{Mat4, Quat, Vec3};
 
+use super::register::POINTS;
+use super::warp::WARP_POINTS;
 use super::{Body, Interior, JOINT_MARGIN, TemplateRig, align, register, warp};
 use crate::mesh::{Mesh, winding_number};
 use crate::rig::Skeleton;
@@ -10,6 +12,10 @@ use crate::rig::Skeleton;
 /// Overlays whose bending costs are within this ratio of the least are told apart by the
 /// feet.
 const TIE: f32 = 1.1;
+
+/// Surface samples per body: all of them tell where the feet point, the first
+/// [`warp::WARP_POINTS`] are bent, the first [`register::POINTS`] overlaid.
+const SAMPLES: usize = 2000;
 
 /// How much more bending halves (e⁻¹) a body's say in a blended fit, as a share of the least.
 const BLEND: f32 = 0.1;
@@ -20,34 +26,31 @@ pub struct Carried {
     /// How much the template's body had to bend to fit and how far the surfaces stayed
     /// apart ([`warp::Warp::cost`]): lower for a body plan like the template's.
     pub cost: f32,
-    /// How far apart the two surfaces stayed after the overlay alone, before any bending
-    /// (mean closest-point distance as a share of the mesh's spread).
-    pub apart: f32,
 }
 
 /// `rig` carried onto `mesh`: its body overlaid on the mesh ([`register::overlays`]), bent
 /// onto it ([`warp::Warp`]; of the likeliest overlays, the one that bends least), and every
-/// joint moved with the body around it. A joint that lay
-/// inside the template's body and lands outside the mesh is moved under the surface; joints
-/// the template's artist put outside (IK targets, floor pivots) stay where they land. Joint
-/// frames turn with the body. By the bounds (at an infinite cost) when either body has no surface.
+/// joint moved with the body around it. A joint that lay inside the template's body and lands
+/// outside the mesh is moved under the surface; joints the template's artist put outside (IK
+/// targets, floor pivots) stay where they land. Joint frames turn with the body. By the
+/// bounds (at an infinite cost) when either body has no surface.
 ///
 /// With more bodies rigged with the template ([`TemplateRig::bodies`]), each is carried and
 /// every joint goes to the blend of its places by the bodies that fit best (weighted by how
 /// much more each bent than the best: a body bending a tenth more counts e⁻¹ as much).
 pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
-    let (own, inside) = carry_body(mesh, body, &rig.skeleton, &rig.mesh);
+    // The mesh's surface, sampled once for every body and overlay.
+    let target = register::surface_points(mesh, SAMPLES);
+    let target = target.as_deref();
+    let (own, inside) = carry_body(mesh, body, target, &rig.skeleton, &rig.mesh);
     if rig.bodies.is_empty() {
         return own;
     }
     let mut fits = vec![own];
-    fits.extend(
-        rig.bodies
-            .iter()
-            .map(|(skeleton, template_mesh)| carry_body(mesh, body, skeleton, template_mesh).0),
-    );
+    fits.extend(rig.bodies.iter().map(|(skeleton, template_mesh)| {
+        carry_body(mesh, body, target, skeleton, template_mesh).0
+    }));
     let least = fits.iter().map(|f| f.cost).fold(f32::INFINITY, f32::min);
-    let apart = fits.iter().map(|f| f.apart).fold(f32::INFINITY, f32::min);
     let weights: Vec<f32> = fits
         .iter()
         .map(|f| {
@@ -84,56 +87,63 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     Carried {
         skeleton,
         cost: least,
-        apart,
     }
 }
 
 /// The template's joints as `skeleton` places them in `template_mesh` (standing along +Y),
-/// carried onto `mesh`, and which of them lay inside `template_mesh`.
+/// carried onto `mesh` (whose surface samples are `target`), and which of them lay inside
+/// `template_mesh`.
 fn carry_body(
     mesh: &Mesh,
     body: &Body,
+    target: Option<&[Vec3]>,
     skeleton: &Skeleton,
     template_mesh: &Mesh,
 ) -> (Carried, Vec<bool>) {
     let interior = body.interior(mesh);
+    let template = register::surface_points(template_mesh, SAMPLES);
     // A body overlays nearly as well turned front to back (a human's back is as broad as its
     // front), and that mirrors left and right: where both bodies have feet that say which way
     // is forward, overlays that agree with them win a near tie.
-    let reference_toes = register::surface_points(template_mesh, 2000)
-        .and_then(|points| register::toe_direction(&points, Vec3::Y));
-    let target_points = register::surface_points(mesh, 2000);
+    let reference_toes = template
+        .as_deref()
+        .and_then(|points| register::toe_direction(points, Vec3::Y));
     let keeps_facing = |overlay: &register::Overlay| {
-        let (Some(from), Some(points)) = (reference_toes, target_points.as_ref()) else {
+        let (Some(from), Some(points)) = (reference_toes, target) else {
             return true;
         };
         let up = (overlay.turn * Vec3::Y).normalize_or_zero();
         register::toe_direction(points, up).is_none_or(|to| (overlay.turn * from).dot(to) > 0.0)
     };
-    let mut candidates: Vec<(register::Overlay, f32, warp::Warp)> =
-        register::overlays(template_mesh, mesh)
-            .into_iter()
-            .filter_map(|(overlay, apart)| {
-                Some((
-                    overlay,
-                    apart,
-                    warp::Warp::fit(template_mesh, &overlay, mesh)?,
-                ))
-            })
-            .collect();
+    // Samples come in a fixed order, so the first few hundred are a sparser sampling of the
+    // same surface: the overlay search takes fewer than the bend.
+    let mut candidates: Vec<(register::Overlay, warp::Warp)> = match (template.as_deref(), target) {
+        (Some(template), Some(target)) => {
+            let size = mesh.bounds().longest_side();
+            register::overlays(&template[..POINTS], &target[..POINTS])
+                .into_iter()
+                .map(|(overlay, _)| {
+                    let points = template[..WARP_POINTS].iter().map(|p| overlay.apply(*p));
+                    let warp = warp::Warp::fit(points.collect(), &target[..WARP_POINTS], size);
+                    (overlay, warp)
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     // The feet only break near ties: a posed or hoofed body's feet say little, and an
     // overlay that fits clearly better is right whatever they say.
     let least = candidates
         .iter()
-        .map(|c| c.2.cost)
+        .map(|c| c.1.cost)
         .fold(f32::INFINITY, f32::min);
-    candidates.retain(|c| c.2.cost <= least * TIE);
-    if candidates.iter().any(|(o, _, _)| keeps_facing(o)) {
-        candidates.retain(|(o, _, _)| keeps_facing(o));
+    candidates.retain(|c| c.1.cost <= least * TIE);
+    if candidates.iter().any(|(o, _)| keeps_facing(o)) {
+        candidates.retain(|(o, _)| keeps_facing(o));
     }
     let best = candidates
         .into_iter()
-        .min_by(|a, b| a.2.cost.total_cmp(&b.2.cost));
+        .min_by(|a, b| a.1.cost.total_cmp(&b.1.cost));
     let was_inside: Vec<bool> = skeleton
         .joints
         .iter()
@@ -145,13 +155,12 @@ fn carry_body(
             ) > 0.5
         })
         .collect();
-    let Some((overlay, apart, warp)) = best else {
+    let Some((overlay, warp)) = best else {
         let carried = Carried {
             skeleton: align::align_to_bounds(skeleton, &mesh.bounds(), JOINT_MARGIN, &|p| {
                 interior.inside(p)
             }),
             cost: f32::INFINITY,
-            apart: f32::INFINITY,
         };
         return (carried, was_inside);
     };
@@ -176,14 +185,13 @@ fn carry_body(
     let carried = Carried {
         skeleton: Skeleton { joints },
         cost: warp.cost,
-        apart,
     };
     (carried, was_inside)
 }
 
 /// `p` when it lies inside `mesh`, else the first point inside on the way to the body's
-/// interior ([`Interior::inside`]), a tenth of the rest of the way past the surface: a finger joint that lands just
-/// outside a finger stays in that finger rather than jumping to the palm.
+/// interior ([`Interior::inside`]), a tenth of the rest of the way past the surface: a finger
+/// joint that lands just outside a finger stays in that finger rather than jumping to the palm.
 fn just_inside(mesh: &Mesh, interior: &Interior<'_>, p: Vec3) -> Vec3 {
     let inside = |q: Vec3| winding_number(&mesh.positions, &mesh.triangles, q) > 0.5;
     if inside(p) {

@@ -3,11 +3,9 @@
 //! is fitted by carrying it on its body ([`super::carry`]) and its motion library plays on
 //! the result by joint name.
 
-use super::carry::{Carried, carry};
-use super::{Body, TemplateRig};
+use super::TemplateRig;
 use crate::Limits;
 use crate::io::ImportError;
-use crate::mesh::Mesh;
 use crate::rig::Skeleton;
 
 /// Named rigged templates.
@@ -143,19 +141,5 @@ impl Library {
 
     pub fn get(&self, name: &str) -> Option<&TemplateRig> {
         self.entries.iter().find(|(n, _)| n == name).map(|(_, r)| r)
-    }
-
-    /// Every template carried onto `mesh` (voxelised as `body`), the one whose body bent least
-    /// to fit first. As a choice of body plan this is weak (measured by `rigkit eval-fit
-    /// --choose`: a human's body can bend into a shark's at less cost than into another
-    /// human's); it is the baseline for a learned classifier.
-    pub fn fits(&self, mesh: &Mesh, body: &Body) -> Vec<(&str, Carried)> {
-        let mut fits: Vec<(&str, Carried)> = self
-            .entries
-            .iter()
-            .map(|(name, rig)| (name.as_str(), carry(mesh, body, rig)))
-            .collect();
-        fits.sort_by(|a, b| a.1.cost.total_cmp(&b.1.cost));
-        fits
     }
 }

@@ -80,8 +80,8 @@ pub enum SkeletonSource {
     /// its joints, names and hierarchy kept.
     Given(Skeleton),
     /// A skeleton on the body it was made for (a template's own character, or any rigged
-    /// file): carried onto the mesh through one of our template fits of both bodies, with its
-    /// joints, names and hierarchy kept, in any position, scale and facing.
+    /// file): carried onto the mesh on that body ([`carry`]), with its joints, names and
+    /// hierarchy kept, in any position, scale and facing.
     Rigged(Box<TemplateRig>),
 }
 
@@ -209,7 +209,7 @@ fn keep_joints_of(skeleton: &Skeleton, placed: &Skeleton) -> Skeleton {
 
 /// How far inside its mesh's bounds a rig's joints usually stop, as a share of the joints'
 /// own extent per side (feet joints above the soles, head joint inside the head).
-pub(super) const JOINT_MARGIN: f32 = 0.08;
+const JOINT_MARGIN: f32 = 0.08;
 
 /// The voxelised body of a mesh and how deep each voxel lies: what every fit works in.
 pub struct Body {

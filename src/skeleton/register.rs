@@ -14,7 +14,7 @@ use crate::mesh::Mesh;
 use crate::random::Rng;
 
 /// Surface points per body.
-const POINTS: usize = 600;
+pub(super) const POINTS: usize = 600;
 /// Yaw steps about the template's up per axis turn.
 const YAWS: usize = 12;
 /// Candidates refined by closest points.
@@ -59,23 +59,18 @@ impl Overlay {
     }
 }
 
-/// The likeliest overlays of `reference` (the template's body, in the template's frame) onto
-/// `target`, each with how far apart the overlaid surfaces stay (mean closest-point distance,
-/// as a share of the target's spread), nearest first: the best of each basin of turns (a
-/// long body may fit nearly as well head to tail, a bent one upside down). Empty for a body
-/// without surface.
-pub fn overlays(reference: &Mesh, target: &Mesh) -> Vec<(Overlay, f32)> {
-    let (Some(a), Some(b)) = (
-        surface_points(reference, POINTS),
-        surface_points(target, POINTS),
-    ) else {
-        return Vec::new();
-    };
-    let (Some((ca, sa)), Some((cb, sb))) = (centre_and_spread(&a), centre_and_spread(&b)) else {
+/// The likeliest overlays of a template's body (`reference`: surface samples, in the
+/// template's frame) onto a target body (`target`: its surface samples), each with how far
+/// apart the overlaid surfaces stay (mean closest-point distance, as a share of the target's
+/// spread), nearest first: the best of each basin of turns (a long body may fit nearly as well
+/// head to tail, a bent one upside down). Empty for samples without spread.
+pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
+    let (Some((ca, sa)), Some((cb, sb))) = (centre_and_spread(a), centre_and_spread(b)) else {
         return Vec::new();
     };
     let a: Vec<Vec3> = a.iter().map(|p| (*p - ca) / sa).collect();
     let b: Vec<Vec3> = b.iter().map(|p| (*p - cb) / sb).collect();
+    let to_b = Closest::new(&b);
     let mut candidates: Vec<(f32, Mat3)> = axis_turns()
         .into_iter()
         .flat_map(|turn| {
@@ -86,7 +81,7 @@ pub fn overlays(reference: &Mesh, target: &Mesh) -> Vec<(Overlay, f32)> {
         })
         .map(|turn| {
             let moved: Vec<Vec3> = a.iter().map(|p| turn * *p).collect();
-            (chamfer(&moved, &b), turn)
+            (chamfer(&moved, &b, &to_b), turn)
         })
         .collect();
     candidates.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -107,7 +102,7 @@ pub fn overlays(reference: &Mesh, target: &Mesh) -> Vec<(Overlay, f32)> {
     let mut refined: Vec<(Overlay, f32)> = starts
         .into_iter()
         .map(|turn| {
-            let (turn, stretch, shift, distance) = refine(&a, &b, turn);
+            let (turn, stretch, shift, distance) = refine(&a, &b, &to_b, turn);
             // Back from the normalised frames: p ↦ sb·(turn·(stretch⊙(p−ca)/sa) + shift) + cb.
             let overlay = Overlay {
                 turn,
@@ -153,10 +148,9 @@ pub fn toe_direction(points: &[Vec3], up: Vec3) -> Option<Vec3> {
 
 /// Iterative closest points from `turn`: per step, each point's nearest on the other surface
 /// (both ways), then the turn (Kabsch), the stretch per axis of `a` and the shift.
-fn refine(a: &[Vec3], b: &[Vec3], mut turn: Mat3) -> (Mat3, Vec3, Vec3, f32) {
+fn refine(a: &[Vec3], b: &[Vec3], to_b: &Closest, mut turn: Mat3) -> (Mat3, Vec3, Vec3, f32) {
     let mut stretch = Vec3::ONE;
     let mut shift = Vec3::ZERO;
-    let to_b = Closest::new(b);
     for _ in 0..ITERATIONS {
         let moved: Vec<Vec3> = a.iter().map(|p| turn * (stretch * *p) + shift).collect();
         let to_moved = Closest::new(&moved);
@@ -192,7 +186,7 @@ fn refine(a: &[Vec3], b: &[Vec3], mut turn: Mat3) -> (Mat3, Vec3, Vec3, f32) {
         shift = cb - turn * (stretch * ca);
     }
     let moved: Vec<Vec3> = a.iter().map(|p| turn * (stretch * *p) + shift).collect();
-    let distance = chamfer(&moved, b);
+    let distance = chamfer(&moved, b, to_b);
     (turn, stretch, shift, distance)
 }
 
@@ -233,15 +227,13 @@ pub fn nearest_rotation(m: Mat3) -> Mat3 {
     }
 }
 
-/// Mean distance from each point to the other set's nearest, both ways.
-pub(super) fn chamfer(a: &[Vec3], b: &[Vec3]) -> f32 {
-    let one_way = |x: &[Vec3], y: &[Vec3]| {
-        let to_y = Closest::new(y);
-        x.iter()
-            .map(|p| y[to_y.nearest(*p)].distance(*p))
-            .sum::<f32>()
-    };
-    (one_way(a, b) + one_way(b, a)) / (a.len() + b.len()) as f32
+/// Mean distance from each point to the other set's nearest, both ways; `to_b` finds
+/// points of `b`.
+pub(super) fn chamfer(a: &[Vec3], b: &[Vec3], to_b: &Closest) -> f32 {
+    let to_a = Closest::new(a);
+    let there: f32 = a.iter().map(|p| b[to_b.nearest(*p)].distance(*p)).sum();
+    let back: f32 = b.iter().map(|q| a[to_a.nearest(*q)].distance(*q)).sum();
+    (there + back) / (a.len() + b.len()) as f32
 }
 
 fn centre_and_spread(points: &[Vec3]) -> Option<(Vec3, f32)> {
@@ -316,7 +308,8 @@ mod tests {
         for p in &mut target.positions {
             *p = place(*p);
         }
-        let (found, distance) = overlays(&reference, &target)[0];
+        let points = |m: &Mesh| surface_points(m, POINTS).unwrap();
+        let (found, distance) = overlays(&points(&reference), &points(&target))[0];
         // Two samplings of one surface lie about this far apart on their own.
         assert!(distance < 0.08, "surfaces stay {distance} apart");
         let size = target.bounds().longest_side();

@@ -4,8 +4,7 @@
 use glam::Vec3;
 
 use super::closest::Closest;
-use super::register::{Overlay, chamfer, surface_points};
-use crate::mesh::Mesh;
+use super::register::chamfer;
 
 /// A smooth displacement of the overlaid template body onto the target surface: per surface
 /// point of the template, where it moved.
@@ -27,15 +26,12 @@ impl Warp {
     /// point to its nearest target point and every target point pulls its nearest template
     /// point, and the pulls are smoothed over the template surface with a Gaussian that
     /// narrows from a quarter of the body to a twenty-fifth (limbs first move as a whole).
-    pub fn fit(reference: &Mesh, overlay: &Overlay, target: &Mesh) -> Option<Self> {
-        let points: Vec<Vec3> = surface_points(reference, WARP_POINTS)?
-            .into_iter()
-            .map(|p| overlay.apply(p))
-            .collect();
-        let goal = surface_points(target, WARP_POINTS)?;
-        let size = target.bounds().longest_side().max(1e-6);
+    /// `points` are the template's surface samples, overlaid; `goal` the target's, on a body
+    /// whose longest side is `size`.
+    pub fn fit(points: Vec<Vec3>, goal: &[Vec3], size: f32) -> Self {
+        let size = size.max(1e-6);
         let mut moves = vec![Vec3::ZERO; points.len()];
-        let to_goal = Closest::new(&goal);
+        let to_goal = Closest::new(goal);
         for width in WARP_WIDTHS {
             let sigma = width * size;
             let weights = kernel(&points, sigma);
@@ -48,7 +44,7 @@ impl Warp {
                     pull[i] += goal[to_goal.nearest(*p)] - *p;
                     count[i] += 1.0;
                 }
-                for q in &goal {
+                for q in goal {
                     let i = to_moved.nearest(*q);
                     pull[i] += *q - moved[i];
                     count[i] += 1.0;
@@ -69,13 +65,13 @@ impl Warp {
             }
         }
         let moved: Vec<Vec3> = points.iter().zip(&moves).map(|(p, m)| *p + *m).collect();
-        let apart = chamfer(&moved, &goal);
+        let apart = chamfer(&moved, goal, &to_goal);
         let bend = moves.iter().map(|m| m.length()).sum::<f32>() / moves.len() as f32;
-        Some(Self {
+        Self {
             points,
             moves,
             cost: (apart + bend) / size,
-        })
+        }
     }
 
     /// Where the warp takes `p` (a joint inside the template body): the moves of the surface
@@ -98,7 +94,7 @@ impl Warp {
     }
 }
 
-const WARP_POINTS: usize = 1000;
+pub(super) const WARP_POINTS: usize = 1000;
 
 /// Per point, its neighbours within three widths and their Gaussian weights.
 fn kernel(points: &[Vec3], sigma: f32) -> Vec<Vec<(usize, f32)>> {
