@@ -641,4 +641,13 @@ fn eval_fit_and_eval_landmarks_score_fitted_templates() {
     assert_eq!(fields[1], "4", "{stdout}");
     let feet: f32 = fields[2].parse().unwrap();
     assert!(feet < 6.0, "{stdout}");
+    // A template the library lacks is refused by name, listing the library.
+    let (ok, _, stderr) = rigkit_with(
+        &["eval-landmarks".as_ref(), fox.as_os_str()],
+        &["--template", "rig-cat"],
+    );
+    assert!(
+        !ok && stderr.contains("no template 'rig-cat'") && stderr.contains("rig-fox"),
+        "{stderr}"
+    );
 }

@@ -114,6 +114,11 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
                 .map(|e| (e.rig.skeleton.clone(), e.rig.mesh.clone()))
                 .collect();
         }
+        let source = if skeleton_only {
+            SkeletonSource::Given(entry.rig.skeleton.clone())
+        } else {
+            SkeletonSource::Rigged(Box::new(template))
+        };
         let size = character.mesh.bounds().longest_side();
         let mut rng = Rng::new(seed);
         let mut errors = Vec::new();
@@ -164,11 +169,6 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
                 }
                 best.skeleton
             } else {
-                let source = if skeleton_only {
-                    SkeletonSource::Given(entry.rig.skeleton.clone())
-                } else {
-                    SkeletonSource::Rigged(Box::new(template.clone()))
-                };
                 skeleton_for(&mesh, &source, &AutoOptions::default())?
             };
             let back = place.inverse();

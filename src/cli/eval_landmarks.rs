@@ -1,4 +1,4 @@
-//! `rigkit eval-landmarks FILES|DIRS --template rig-NAME`: carry a library template onto
+//! `rigkit eval-landmarks FILES|DIRS --template T`: carry a template (as `rig` takes it) onto
 //! characters rigged with other skeletons, and score it by the parts both skeletons have —
 //! the feet that their body plans find, and the head where both name one — since no joint
 //! names are shared.
@@ -11,7 +11,7 @@ use rigkit::anim::BodyPlan;
 use rigkit::eval::random_placement;
 use rigkit::random::Rng;
 use rigkit::rig::Skeleton;
-use rigkit::skeleton::{AutoOptions, Library, SkeletonSource, skeleton_for};
+use rigkit::skeleton::{AutoOptions, skeleton_for};
 
 pub fn eval_landmarks(args: &[String]) -> Result<(), CliError> {
     let mut inputs = Vec::new();
@@ -34,10 +34,8 @@ pub fn eval_landmarks(args: &[String]) -> Result<(), CliError> {
         }
     }
     let template = template.ok_or("eval-landmarks needs --template rig-NAME")?;
-    let library = Library::bundled()?;
-    let rig = library
-        .get(&template)
-        .ok_or_else(|| format!("no template '{template}' in the library"))?;
+    // As `rig --template` reads it: a library name, or a rigged file or skeleton.
+    let source = super::rig::skeleton_source(&template)?;
     out!(
         "{:<32} {:>5} {:>8} {:>8} {:>8}",
         "file",
@@ -71,7 +69,6 @@ pub fn eval_landmarks(args: &[String]) -> Result<(), CliError> {
             for p in &mut mesh.positions {
                 *p = place.transform_point3(*p);
             }
-            let source = SkeletonSource::Rigged(Box::new(rig.clone()));
             let mut fitted = skeleton_for(&mesh, &source, &AutoOptions::default())?;
             let back = place.inverse();
             for j in &mut fitted.joints {
