@@ -39,6 +39,7 @@ pub mod mesh;
 pub mod neural;
 pub mod pipeline;
 pub mod random;
+pub mod recognise;
 pub mod rig;
 pub mod skeleton;
 pub mod skin;

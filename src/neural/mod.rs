@@ -19,6 +19,7 @@ mod joint_net;
 mod mlp;
 mod models;
 mod networks;
+mod plan_net;
 mod shape;
 mod skin_inputs;
 mod skin_net;
@@ -36,6 +37,7 @@ pub use networks::{
     BackendDifference, JOINT_CONFIG, JOINT_RECORD, Networks, SKIN_CONFIG, SKIN_RECORD, read,
     read_async, skin_inputs,
 };
+pub use plan_net::{PlanNet, PlanNetConfig, features_tensor};
 pub use shape::ShapeInput;
 pub use skin_inputs::{CANDIDATES, GEOMETRIC_WEIGHT, PAIR_FEATURES, SkinInputs};
 pub use skin_net::{SkinNet, SkinNetConfig, SkinTensors};

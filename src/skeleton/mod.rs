@@ -25,7 +25,7 @@ pub use carry::{Carried, carry};
 pub use humanoid::MIXAMO_PREFIX;
 pub use level_sets::{ShellGraph, depth_inside, shell_graph};
 pub use library::Library;
-pub use register::axis_turns;
+pub use register::{axis_turns, surface_points};
 
 use crate::Limits;
 use crate::io::ImportError;

@@ -1,0 +1,144 @@
+//! The body plans told apart, and the library template each one gets.
+
+/// A kind of body, as far as rigging is concerned: which skeleton fits it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BodyClass {
+    /// Two legs, two arms, upright (people, robots, chibi heroes, mechs).
+    Humanoid,
+    /// Four legs and a horizontal spine (dogs, horses, cattle, lizards).
+    Quadruped,
+    /// Two legs and two wings.
+    Bird,
+    /// A swimming body with fins and no legs.
+    Fish,
+    /// One long limbless body.
+    Snake,
+    /// Six or more legs (spiders, insects, crabs).
+    Spider,
+    /// Two legs, small arms and a long tail (kaiju, theropods).
+    TailedBiped,
+    /// Four legs and two wings (dragons).
+    WingedQuadruped,
+    /// Anything else (blobs, props, tentacled or many-headed things): the free-form skeleton.
+    Other,
+}
+
+impl BodyClass {
+    pub const ALL: [BodyClass; 9] = [
+        BodyClass::Humanoid,
+        BodyClass::Quadruped,
+        BodyClass::Bird,
+        BodyClass::Fish,
+        BodyClass::Snake,
+        BodyClass::Spider,
+        BodyClass::TailedBiped,
+        BodyClass::WingedQuadruped,
+        BodyClass::Other,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyClass::Humanoid => "humanoid",
+            BodyClass::Quadruped => "quadruped",
+            BodyClass::Bird => "bird",
+            BodyClass::Fish => "fish",
+            BodyClass::Snake => "snake",
+            BodyClass::Spider => "spider",
+            BodyClass::TailedBiped => "tailed-biped",
+            BodyClass::WingedQuadruped => "winged-quadruped",
+            BodyClass::Other => "other",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(index: usize) -> Option<Self> {
+        Self::ALL.get(index).copied()
+    }
+
+    /// The library template rigged for this body plan (Mesh2Motion's names); `None` for
+    /// [`BodyClass::Other`], which gets the free-form skeleton.
+    pub fn template(self) -> Option<&'static str> {
+        match self {
+            BodyClass::Humanoid => Some("rig-human"),
+            BodyClass::Quadruped => Some("rig-fox"),
+            BodyClass::Bird => Some("rig-bird"),
+            BodyClass::Fish => Some("rig-shark"),
+            BodyClass::Snake => Some("rig-snake"),
+            BodyClass::Spider => Some("rig-spider"),
+            BodyClass::TailedBiped => Some("rig-kaiju"),
+            BodyClass::WingedQuadruped => Some("rig-dragon"),
+            BodyClass::Other => None,
+        }
+    }
+}
+
+impl std::str::FromStr for BodyClass {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|c| c.name()).collect();
+                format!("unknown body plan '{s}'; one of {}", names.join(", "))
+            })
+    }
+}
+
+/// What the classifier made of a mesh.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recognition {
+    /// One probability per [`BodyClass::ALL`], summing to 1.
+    pub probabilities: Vec<f32>,
+}
+
+impl Recognition {
+    /// The likeliest class and its probability.
+    pub fn best(&self) -> (BodyClass, f32) {
+        let (index, p) = self
+            .probabilities
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .map_or((BodyClass::Other.index(), 1.0), |(i, p)| (i, *p));
+        (BodyClass::from_index(index).unwrap_or(BodyClass::Other), p)
+    }
+
+    /// The class to rig as: the likeliest, unless it is less sure than `confidence`, which
+    /// makes it [`BodyClass::Other`] (the free-form skeleton fits anything).
+    pub fn choice(&self, confidence: f32) -> BodyClass {
+        match self.best() {
+            (class, p) if p >= confidence => class,
+            _ => BodyClass::Other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unsure_is_other() {
+        for class in BodyClass::ALL {
+            assert_eq!(class.name().parse::<BodyClass>(), Ok(class));
+            assert_eq!(BodyClass::from_index(class.index()), Some(class));
+        }
+        assert!(
+            "dinosaur"
+                .parse::<BodyClass>()
+                .unwrap_err()
+                .contains("tailed-biped")
+        );
+        let mut probabilities = vec![0.05; 9];
+        probabilities[1] = 0.6;
+        let r = Recognition { probabilities };
+        assert_eq!(r.best().0, BodyClass::Quadruped);
+        assert_eq!(r.choice(0.5), BodyClass::Quadruped);
+        assert_eq!(r.choice(0.7), BodyClass::Other);
+    }
+}

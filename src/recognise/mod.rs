@@ -1,0 +1,10 @@
+//! Body-plan recognition: which kind of creature a mesh is, so that the matching template
+//! from the library can be fitted (`--template auto`). The mesh is summarised by numbers that
+//! do not depend on its placement ([`describe`]), and a small network
+//! ([`crate::neural::PlanNet`]) reads them.
+
+mod classes;
+mod descriptor;
+
+pub use classes::{BodyClass, Recognition};
+pub use descriptor::{DescribeError, FEATURES, describe, describe_samples};
