@@ -149,7 +149,7 @@ USAGE:
                                   Time making training samples: a generated creature (or
                                   MakeHuman body), augmented, P labelled surface points
                                   (median ms; samples/s on 1 and T threads)
-    rigkit train skeleton|skin --out DIR [--data DIR] [--steps N] [--lr X] [--seed S]
+    rigkit train skeleton|skin|body-plan --out DIR [--data DIR] [--steps N] [--lr X] [--seed S]
                  [--procedural N] [--anny N] [--augmented N] [--validate-every N]
                  [--zero-ad DIR]
                                   Train a network with burn on the CPU from the data root's
@@ -157,8 +157,10 @@ USAGE:
                                   characters converted by `dataset 0ad` into DIR, split by
                                   skeleton family), scored on its validation split; resumes
                                   from DIR's checkpoint; writes log.csv, loss.png and
-                                  model-f32.bpk there
-    rigkit quantize skin|skeleton IN.bpk OUT.bpk
+                                  model-f32.bpk there (body-plan: also features.csv, the
+                                  labelled characters described, and prints its confusion
+                                  on the training, validation and eval characters)
+    rigkit quantize skin|skeleton|body-plan IN.bpk OUT.bpk
                                   int8 (Q8S, per block of 32) copy of a trained record
     rigkit help                   Show this message
 

@@ -8,17 +8,27 @@ use super::CliError;
 use burn::module::Module;
 use burn::tensor::Device;
 use rigkit::compute::cpu_device;
+use rigkit::dataset::Split;
 use rigkit::neural::train::joints::train_joints;
+use rigkit::neural::train::plans::{
+    PlanCorpus, PlanExample, balanced_error, confusion, confusion_table, describe_corpus,
+    describe_eval, predict, read_examples, train_plans, write_examples,
+};
 use rigkit::neural::train::quantize::quantize;
 use rigkit::neural::train::skin::train_skin;
 use rigkit::neural::train::{CorpusPlan, TrainOptions};
-use rigkit::neural::{JointNetConfig, SkinNetConfig, config_path, config_to_json, load_network};
+use rigkit::neural::{
+    JointNetConfig, PlanNet, PlanNetConfig, SkinNetConfig, config_path, config_to_json,
+    load_network,
+};
 
 /// The data root when `--data` is not given, as in the repository's sibling layout.
 const DEFAULT_DATA: &str = "../shared/data";
 
 pub fn train(args: &[String]) -> Result<(), CliError> {
-    let (head, rest) = args.split_first().ok_or("train takes skeleton or skin")?;
+    let (head, rest) = args
+        .split_first()
+        .ok_or("train takes skeleton, skin or body-plan")?;
     let mut data = PathBuf::from(DEFAULT_DATA);
     let mut out = None;
     let mut options = TrainOptions::new(PathBuf::new());
@@ -60,7 +70,15 @@ pub fn train(args: &[String]) -> Result<(), CliError> {
                 .save_file(&final_path),
             config_to_json(&JointNetConfig::default()),
         ),
-        other => return Err(format!("unknown network '{other}'; train skeleton or skin").into()),
+        "body-plan" => (
+            train_body_plan(&data, &plan, &options)?.save_file(&final_path),
+            config_to_json(&PlanNetConfig::default()),
+        ),
+        other => {
+            return Err(
+                format!("unknown network '{other}'; train skeleton, skin or body-plan").into(),
+            );
+        }
     };
     saved.map_err(|e| format!("cannot write '{}': {e}", final_path.display()))?;
     let config_file = config_path(&final_path);
@@ -70,10 +88,68 @@ pub fn train(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `rigkit quantize skin|skeleton IN.bpk OUT.bpk`.
+/// The body-plan classifier: the labelled characters described once (kept in
+/// `OUT/features.csv`, so that a resumed run does not describe them again), trained, and its
+/// confusion on the validation characters and on the eval set printed as Markdown.
+fn train_body_plan(
+    data: &Path,
+    plan: &CorpusPlan,
+    options: &TrainOptions,
+) -> Result<PlanNet, CliError> {
+    let cache = options.out.join("features.csv");
+    let examples = match read_examples(&cache) {
+        Some(examples) => examples,
+        None => {
+            let started = std::time::Instant::now();
+            let corpus = PlanCorpus {
+                procedural: plan.procedural,
+                anny: plan.anny,
+                augmented: plan.augmented,
+                zero_ad: plan.zero_ad.clone(),
+            };
+            let mut examples = describe_corpus(data, &corpus)?;
+            examples.extend(describe_eval(data));
+            std::fs::create_dir_all(&options.out)
+                .map_err(|e| format!("cannot create '{}': {e}", options.out.display()))?;
+            write_examples(&cache, &examples)?;
+            eprintln!(
+                "{} characters described in {:.0} s",
+                examples.len(),
+                started.elapsed().as_secs_f32()
+            );
+            examples
+        }
+    };
+    let model = train_plans(&examples, options)?.0.valid();
+    let device = cpu_device();
+    for split in [Split::Train, Split::Validation, Split::Eval] {
+        let part: Vec<PlanExample> = examples
+            .iter()
+            .filter(|e| e.split == split)
+            .cloned()
+            .collect();
+        let predicted = predict(&model, &part, &device);
+        let table = confusion(&part, &predicted);
+        out!(
+            "\n{} ({} characters): balanced error {:.3}\n\n{}",
+            split.name(),
+            part.len(),
+            balanced_error(&table),
+            confusion_table(&table)
+        );
+        if split == Split::Eval {
+            for (e, p) in part.iter().zip(&predicted) {
+                out!("{}: {} (true {})", e.name, p.name(), e.class.name());
+            }
+        }
+    }
+    Ok(model)
+}
+
+/// `rigkit quantize skin|skeleton|body-plan IN.bpk OUT.bpk`.
 pub fn quantize_cmd(args: &[String]) -> Result<(), CliError> {
     let [head, input, output] = args else {
-        return Err("quantize takes skin|skeleton IN.bpk OUT.bpk".into());
+        return Err("quantize takes skin|skeleton|body-plan IN.bpk OUT.bpk".into());
     };
     let (input, output) = (PathBuf::from(input), PathBuf::from(output));
     let params = match head.as_str() {
@@ -89,8 +165,16 @@ pub fn quantize_cmd(args: &[String]) -> Result<(), CliError> {
             JointNetConfig::default(),
             JointNetConfig::init,
         )?,
+        "body-plan" => quantize_record(
+            &input,
+            &output,
+            PlanNetConfig::default(),
+            PlanNetConfig::init,
+        )?,
         other => {
-            return Err(format!("unknown network '{other}'; quantize skeleton or skin").into());
+            return Err(
+                format!("unknown network '{other}'; quantize skeleton, skin or body-plan").into(),
+            );
         }
     };
     let size = |p: &PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());

@@ -4,6 +4,7 @@
 
 pub mod anny;
 pub mod augment;
+pub mod body_plans;
 pub mod creature;
 pub mod points;
 pub mod split;

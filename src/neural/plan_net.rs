@@ -43,6 +43,11 @@ impl PlanNetConfig {
 }
 
 impl PlanNet {
+    /// The classifier at its shipped shape ([`PlanNetConfig::default`]).
+    pub fn new(device: &Device) -> Self {
+        PlanNetConfig::default().init(device)
+    }
+
     /// Class logits.
     ///
     /// # Shapes

@@ -3,6 +3,7 @@
 
 pub mod corpus;
 pub mod joints;
+pub mod plans;
 pub mod plot;
 pub mod quantize;
 pub mod run;
