@@ -261,3 +261,56 @@ fn the_skinning_head_is_defined_on_awkward_skeletons() {
         assert!((sum - 1.0).abs() < 1e-4, "vertex {v} sums to {sum}");
     }
 }
+
+/// The shipped body-plan classifier names what it is shown, wherever the mesh stands, and
+/// gives a defined answer for meshes no body plan fits.
+#[test]
+fn the_body_plan_classifier_recognises_real_characters_in_any_placement() {
+    use glam::{Quat, Vec3};
+    use rigkit::neural::PlanNet;
+    use rigkit::recognise::{BodyClass, DescribeError};
+    let device = cpu_device();
+    let model = PlanNet::bundled(&device).expect("the shipped classifier loads");
+    let human = load("samples/model-human.glb").mesh;
+    let turn = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2) * Quat::from_rotation_y(2.0);
+    for (scale, offset) in [
+        (1.0, Vec3::ZERO),
+        (0.05, Vec3::new(40.0, -3.0, 7.0)),
+        (20.0, Vec3::new(-900.0, 0.0, 2e3)),
+    ] {
+        let mut placed = human.clone();
+        placed
+            .positions
+            .iter_mut()
+            .for_each(|p| *p = turn * (*p * scale) + offset);
+        let (class, p) = model.recognise_mesh(&placed, &device).unwrap().best();
+        assert_eq!(class, BodyClass::Humanoid, "x{scale} at {offset}: {p}");
+    }
+    let fox = model
+        .recognise_mesh(&load("eval/Fox.glb").mesh, &device)
+        .unwrap();
+    assert_eq!(fox.best().0, BodyClass::Quadruped);
+    // A single triangle and a flat plane have area but no volume: some class, with
+    // probabilities that are numbers summing to one.
+    let triangle = Mesh {
+        positions: vec![Vec3::ZERO, Vec3::X, Vec3::Y],
+        triangles: vec![[0, 1, 2]],
+        ..Mesh::default()
+    };
+    let plane = Mesh {
+        positions: vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z],
+        triangles: vec![[0, 1, 2], [0, 2, 3]],
+        ..Mesh::default()
+    };
+    for mesh in [triangle, plane] {
+        let r = model.recognise_mesh(&mesh, &device).unwrap();
+        let total: f32 = r.probabilities.iter().sum();
+        assert!(r.probabilities.iter().all(|p| p.is_finite()) && (total - 1.0).abs() < 1e-4);
+    }
+    let mut empty = human.clone();
+    empty.triangles.clear();
+    assert_eq!(
+        model.recognise_mesh(&empty, &device),
+        Err(NeuralError::Describe(DescribeError::NoSurface))
+    );
+}

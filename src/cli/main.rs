@@ -16,6 +16,7 @@ mod dataset;
 mod eval;
 mod eval_fit;
 mod eval_landmarks;
+mod recognise;
 mod rig;
 mod train;
 
@@ -149,6 +150,10 @@ USAGE:
                                   Time making training samples: a generated creature (or
                                   MakeHuman body), augmented, P labelled surface points
                                   (median ms; samples/s on 1 and T threads)
+    rigkit recognise FILE...      The body plan the shipped classifier sees in each mesh
+                                  (humanoid, quadruped, bird, fish, snake, spider,
+                                  tailed-biped, winged-quadruped, other), its confidence,
+                                  the runner-up and the library template it gets
     rigkit train skeleton|skin|body-plan --out DIR [--data DIR] [--steps N] [--lr X] [--seed S]
                  [--procedural N] [--anny N] [--augmented N] [--validate-every N]
                  [--zero-ad DIR]
@@ -205,6 +210,7 @@ fn run(args: &[String]) -> Result<(), CliError> {
         "eval-fit" => eval_fit::eval_fit(rest),
         "eval-landmarks" => eval_landmarks::eval_landmarks(rest),
         "animate" => animate::animate(rest),
+        "recognise" => recognise::recognise(rest),
         "train" => train::train(rest),
         "quantize" => train::quantize_cmd(rest),
         "dataset" => match rest.split_first() {

@@ -37,7 +37,7 @@ pub use networks::{
     BackendDifference, JOINT_CONFIG, JOINT_RECORD, Networks, SKIN_CONFIG, SKIN_RECORD, read,
     read_async, skin_inputs,
 };
-pub use plan_net::{PlanNet, PlanNetConfig, features_tensor};
+pub use plan_net::{PLAN_CONFIG, PLAN_RECORD, PlanNet, PlanNetConfig, features_tensor};
 pub use shape::ShapeInput;
 pub use skin_inputs::{CANDIDATES, GEOMETRIC_WEIGHT, PAIR_FEATURES, SkinInputs};
 pub use skin_net::{SkinNet, SkinNetConfig, SkinTensors};
@@ -60,6 +60,8 @@ pub enum NeuralError {
     Model(String),
     #[error("reading the network's output back failed: {0}")]
     Readback(String),
+    #[error(transparent)]
+    Describe(#[from] crate::recognise::DescribeError),
     #[error(transparent)]
     Skin(#[from] crate::skin::SkinError),
     #[error(transparent)]

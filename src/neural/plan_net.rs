@@ -6,10 +6,16 @@ use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
-use super::NeuralError;
+use super::config::config_from_json;
 use super::mlp::{Mlp, widths};
 use super::networks::read;
-use crate::recognise::{BodyClass, FEATURES, Recognition};
+use super::{NeuralError, model_from_bytes};
+use crate::mesh::Mesh;
+use crate::recognise::{BodyClass, FEATURES, Recognition, describe};
+
+/// The shipped classifier's int8 record (15 KB) and the widths it was trained with.
+pub const PLAN_RECORD: &[u8] = include_bytes!("../../models/body-plan.bpk");
+pub const PLAN_CONFIG: &str = include_str!("../../models/body-plan.json");
 
 /// Built by [`PlanNetConfig::init`].
 #[derive(Module, Debug)]
@@ -46,6 +52,24 @@ impl PlanNet {
     /// The classifier at its shipped shape ([`PlanNetConfig::default`]).
     pub fn new(device: &Device) -> Self {
         PlanNetConfig::default().init(device)
+    }
+
+    /// The shipped classifier on `device`.
+    ///
+    /// # Errors
+    /// [`NeuralError::Model`] if the compiled-in record does not fit the network.
+    pub fn bundled(device: &Device) -> Result<Self, NeuralError> {
+        let config: PlanNetConfig = config_from_json(PLAN_CONFIG)?;
+        model_from_bytes(|d| config.init(d), PLAN_RECORD.to_vec(), device)
+    }
+
+    /// The probabilities of each body plan for `mesh`, wherever it stands and however it is
+    /// scaled or turned.
+    ///
+    /// # Errors
+    /// [`NeuralError::Describe`] for a mesh without area or extent.
+    pub fn recognise_mesh(&self, mesh: &Mesh, device: &Device) -> Result<Recognition, NeuralError> {
+        self.recognise(&describe(mesh)?, device)
     }
 
     /// Class logits.
