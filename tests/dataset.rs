@@ -54,7 +54,7 @@ fn joints_outside(c: &Character) -> Vec<String> {
 
 #[test]
 fn every_morphology_has_joints_inside_and_weights_summing_to_one() {
-    for morphology in Morphology::ALL {
+    for morphology in Morphology::EVERY {
         for seed in 0..4 {
             let c = generate(seed, Some(morphology));
             let skeleton = c.skeleton.as_ref().unwrap();

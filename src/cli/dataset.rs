@@ -46,7 +46,7 @@ pub fn export(args: &[String]) -> Result<(), CliError> {
             "--morphology" => {
                 let v = value("--morphology")?;
                 morphology = Some(Morphology::from_name(&v).ok_or_else(|| {
-                    let names: Vec<&str> = Morphology::ALL.iter().map(|m| m.name()).collect();
+                    let names: Vec<&str> = Morphology::EVERY.iter().map(|m| m.name()).collect();
                     format!("--morphology: '{v}' is not one of {}", names.join(", "))
                 })?);
             }

@@ -192,6 +192,8 @@ pub fn class_of_morphology(morphology: Morphology) -> Option<BodyClass> {
         Morphology::Fish => Some(Fish),
         Morphology::Snake => Some(Snake),
         Morphology::Tentacled | Morphology::MultiHeaded => Some(Other),
+        Morphology::TailedBiped => Some(TailedBiped),
+        Morphology::Dragon => Some(WingedQuadruped),
         Morphology::Robot => None,
     }
 }

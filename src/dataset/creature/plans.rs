@@ -23,6 +23,10 @@ pub enum Morphology {
     Tentacled,
     MultiHeaded,
     Robot,
+    /// Two legs under a level body, a long tail and small arms (kaiju, theropods).
+    TailedBiped,
+    /// A quadruped with a pair of wings on its shoulders.
+    Dragon,
 }
 
 impl Morphology {
@@ -39,6 +43,24 @@ impl Morphology {
         Morphology::Robot,
     ];
 
+    /// Every morphology: [`Morphology::ALL`] and the body plans added after it. `ALL` is what
+    /// [`super::generate`] draws from when none is asked for, kept as it was so that every
+    /// seed still makes the creature the trained networks saw.
+    pub const EVERY: [Morphology; 12] = [
+        Morphology::Biped,
+        Morphology::Quadruped,
+        Morphology::Hexapod,
+        Morphology::Octopod,
+        Morphology::Bird,
+        Morphology::Fish,
+        Morphology::Snake,
+        Morphology::Tentacled,
+        Morphology::MultiHeaded,
+        Morphology::Robot,
+        Morphology::TailedBiped,
+        Morphology::Dragon,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Morphology::Biped => "biped",
@@ -51,17 +73,21 @@ impl Morphology {
             Morphology::Tentacled => "tentacled",
             Morphology::MultiHeaded => "multiheaded",
             Morphology::Robot => "robot",
+            Morphology::TailedBiped => "tailed-biped",
+            Morphology::Dragon => "dragon",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.name() == name)
+        Self::EVERY.into_iter().find(|m| m.name() == name)
     }
 
     pub(super) fn lay_out(self, b: &mut Builder) {
         match self {
             Morphology::Biped => biped(b, 1),
-            Morphology::Quadruped => quadruped(b, 1),
+            Morphology::Quadruped => {
+                quadruped(b, 1);
+            }
             Morphology::Hexapod => arthropod(b, 3),
             Morphology::Octopod => arthropod(b, 4),
             Morphology::Bird => bird(b),
@@ -73,16 +99,18 @@ impl Morphology {
                 if b.rng.unit() < 0.5 {
                     biped(b, heads)
                 } else {
-                    quadruped(b, heads)
+                    quadruped(b, heads);
                 }
             }
             Morphology::Robot => {
                 if b.rng.unit() < 0.6 {
                     biped(b, 1)
                 } else {
-                    quadruped(b, 1)
+                    quadruped(b, 1);
                 }
             }
+            Morphology::TailedBiped => tailed_biped(b),
+            Morphology::Dragon => dragon(b),
         }
     }
 
@@ -170,7 +198,14 @@ fn biped(b: &mut Builder, head_count: usize) {
     }
 }
 
-fn quadruped(b: &mut Builder, head_count: usize) {
+/// What a body plan built on a quadruped needs of it.
+struct Trunk {
+    chest: usize,
+    length: f32,
+    r: f32,
+}
+
+fn quadruped(b: &mut Builder, head_count: usize) -> Trunk {
     let length = b.rng.range(0.6, 2.0);
     let leg_length = length * b.rng.range(0.4, 0.75);
     let r = length * b.rng.range(0.12, 0.2);
@@ -211,6 +246,71 @@ fn quadruped(b: &mut Builder, head_count: usize) {
         }
     }
     extras(b, hips, &heads, size, length);
+    Trunk { chest, length, r }
+}
+
+/// Theropods and kaiju: two legs under a body held between level and upright, balanced by a
+/// long tail, with small arms.
+fn tailed_biped(b: &mut Builder) {
+    let length = b.rng.range(1.0, 3.0);
+    let leg_length = length * b.rng.range(0.35, 0.6);
+    let r = length * b.rng.range(0.12, 0.18);
+    let body = Vec3::new(0.0, b.rng.range(0.0, 0.8), 1.0).normalize();
+    let hips = b.joint("hips", None, Vec3::new(0.0, leg_length + r * 0.3, 0.0));
+    let spine = b.joint("spine", Some(hips), b.position(hips) + body * length * 0.3);
+    let chest = b.joint("chest", Some(spine), b.position(hips) + body * length * 0.6);
+    b.bone(hips, spine, r * 1.1, r);
+    b.bone(spine, chest, r, r * 0.85);
+    let size = r * b.rng.range(0.6, 0.9);
+    let neck = Neck {
+        base: b.position(chest) + body * r * 0.5,
+        dir: Vec3::new(0.0, b.rng.range(0.3, 1.0), 1.0),
+        length: length * b.rng.range(0.12, 0.3),
+        radius: r * 0.55,
+        head: size,
+    };
+    heads(b, chest, neck, 1);
+    let arm_length = length * b.rng.range(0.15, 0.35);
+    let drop = b.rng.range(0.6, 1.2);
+    for side in [1.0f32, -1.0] {
+        let shoulder = b.position(chest) + Vec3::new(side * r * 0.9, -r * 0.3, 0.0);
+        arm(b, chest, shoulder, arm_length, r * 0.22, drop);
+        let hip = Vec3::new(side * r * 0.7, leg_length, 0.0);
+        b.cone(hips, 0, b.position(hips), hip, r, r * 0.7);
+        leg(b, "leg", hips, hip, Vec3::Z, -1.0, r * 0.6);
+    }
+    let n = 6 + (b.rng.unit() * 6.0) as usize;
+    let reach = length * b.rng.range(0.8, 1.6);
+    let start = b.position(hips) - Vec3::Z * r * 0.5;
+    let dir = Vec3::new(0.0, b.rng.range(-0.5, 0.1), -1.0);
+    let turn = Quat::from_axis_angle(Vec3::X, b.rng.range(-0.08, 0.08));
+    let points = curl(start, dir, n, reach / n as f32, turn);
+    tail(b, "tail", hips, &points, r * 0.9, r * 0.15);
+}
+
+/// Dragons: a quadruped with membrane wings on its shoulders.
+fn dragon(b: &mut Builder) {
+    let Trunk { chest, length, r } = quadruped(b, 1);
+    let span = length * b.rng.range(0.8, 1.6);
+    let chord = length * b.rng.range(0.3, 0.5);
+    let lift = b.rng.range(-0.7, 0.1);
+    for side in [1.0f32, -1.0] {
+        let shoulder = b.position(chest) + Vec3::new(side * r * 0.8, r * 0.7, 0.0);
+        let joints = arm(b, chest, shoulder, span, r * 0.2, lift);
+        // The membrane: a thin blade trailing behind each wing bone.
+        for pair in joints[1..].windows(2) {
+            let (a, c) = (b.position(pair[0]), b.position(pair[1]));
+            let mid = (a + c) * 0.5 - Vec3::Z * chord * 0.4;
+            let rotation = Quat::from_rotation_arc(Vec3::X, (c - a).normalize());
+            let half = (c - a).length() * 0.55;
+            b.blob(
+                pair[0],
+                mid,
+                Vec3::new(half, r * 0.05, chord * 0.5),
+                rotation,
+            );
+        }
+    }
 }
 
 /// Optional tail, ears, horns and hat: what separates a dog from a goat from a dragon.

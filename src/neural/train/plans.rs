@@ -136,7 +136,7 @@ pub fn describe_corpus(data: &Path, plan: &PlanCorpus) -> Result<Vec<PlanExample
         ),
     ] {
         for i in 0..count {
-            let morphology = Morphology::ALL[i % Morphology::ALL.len()];
+            let morphology = Morphology::EVERY[i % Morphology::EVERY.len()];
             if let Some(class) = class_of_morphology(morphology) {
                 let seed = range.start + i as u64;
                 generated.push((
