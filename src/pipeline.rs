@@ -2,6 +2,7 @@
 //! fit a skeleton, then skin it, reporting each stage as it starts — geometrically, or with
 //! the learned heads refining the geometric result.
 
+use std::borrow::Cow;
 use std::ops::Deref;
 
 use crate::Character;
@@ -9,7 +10,10 @@ use crate::export::{ExportOptions, export_glb};
 use crate::io::InputFile;
 #[cfg(feature = "compute")]
 pub use crate::neural::{Networks, NeuralError};
-use crate::skeleton::{AutoOptions, Body, RigError, SkeletonSource, Template, skeleton_in};
+use crate::recognise::{AUTO_CONFIDENCE, BodyClass, Recognition};
+use crate::skeleton::{
+    AutoOptions, Body, RigError, SkeletonSource, Template, TemplateRig, skeleton_in,
+};
 use crate::skin::{SkinOptions, geodesic_skin};
 
 /// How one stage is computed.
@@ -62,16 +66,27 @@ impl Methods {
     /// Whether rigging with the template named `template` (or a skeleton file, when
     /// `skeleton_given`) by the method named `method` runs a network; unknown names run none.
     pub fn named_run_networks(template: &str, method: &str, skeleton_given: bool) -> bool {
-        let automatic = !skeleton_given && template.parse() == Ok(Template::Auto);
-        method
-            .parse::<Self>()
-            .is_ok_and(|m| m.runs_networks(automatic))
+        let source = if skeleton_given {
+            Ok(SkeletonSource::Given(crate::rig::Skeleton::default()))
+        } else {
+            SkeletonSource::named(template)
+        };
+        match (method.parse::<Self>(), source) {
+            (Ok(methods), Ok(source)) => methods.runs_for(&source),
+            _ => false,
+        }
     }
 
     /// Whether any learned stage runs, for a skeleton that is `automatic` (the only kind the
     /// skeleton head refines; see [`refines`]) or not.
     pub fn runs_networks(self, automatic: bool) -> bool {
         (self.skeleton == Method::Neural && automatic) || self.skin == Method::Neural
+    }
+
+    /// Whether any learned stage runs for a skeleton from `source`: recognising a body plan
+    /// always does (the classifier is a network).
+    pub fn runs_for(self, source: &SkeletonSource) -> bool {
+        matches!(source, SkeletonSource::Recognise) || self.runs_networks(refines(source))
     }
 }
 
@@ -192,7 +207,7 @@ pub struct RigRequest {
 impl Default for RigRequest {
     fn default() -> Self {
         Self {
-            source: SkeletonSource::Template(Template::Auto),
+            source: SkeletonSource::Recognise,
             methods: Methods::BEST,
             max_influences: 4,
         }
@@ -200,7 +215,8 @@ impl Default for RigRequest {
 }
 
 impl RigRequest {
-    /// A request as shells receive one, by name: a template ("auto", "humanoid", …) or, when
+    /// A request as shells receive one, by name: a template ("auto", "free", "humanoid",
+    /// "rig-fox", …; see [`SkeletonSource::named`]) or, when
     /// `skeleton_file` (name and bytes) is given, that file's skeleton (a rigged GLB, glTF or
     /// VRM, or a BVH) adapted to the mesh; a method ("best", "geometric", "neural").
     ///
@@ -217,7 +233,7 @@ impl RigRequest {
             Some((name, bytes)) => {
                 SkeletonSource::from_file(bytes, name, &crate::Limits::default())?
             }
-            None => SkeletonSource::Template(template.parse().map_err(crate::Error::State)?),
+            None => SkeletonSource::named(template).map_err(crate::Error::State)?,
         };
         Ok(Self {
             source,
@@ -229,8 +245,72 @@ impl RigRequest {
     /// Whether any learned stage runs for this request (the caller need not start a device
     /// otherwise).
     pub fn runs_networks(&self) -> bool {
-        self.methods.runs_networks(refines(&self.source))
+        self.methods.runs_for(&self.source)
     }
+}
+
+/// What `--template auto` saw in the mesh and what it fitted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recognised {
+    pub recognition: Recognition,
+    /// The plan rigged as: the likeliest, or [`BodyClass::Other`] when the classifier is less
+    /// sure than [`AUTO_CONFIDENCE`].
+    pub class: BodyClass,
+    /// The library template fitted; `None` where the free-form skeleton was (an unsure or
+    /// "other" plan, or a build without the library).
+    pub template: Option<&'static str>,
+}
+
+/// What a rig did besides the skeleton and weights it left on the character.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RigReport {
+    /// Set when the skeleton source was [`SkeletonSource::Recognise`] and the mesh could be
+    /// described.
+    pub recognised: Option<Recognised>,
+}
+
+/// `source` with [`SkeletonSource::Recognise`] resolved by the classifier in `networks`: the
+/// library template of the plan it is sure of, else the free-form skeleton (also for a mesh
+/// it cannot describe, whose later stages say why).
+async fn resolve<'a>(
+    source: &'a SkeletonSource,
+    mesh: &crate::mesh::Mesh,
+    networks: Option<&Networks>,
+) -> Result<(Cow<'a, SkeletonSource>, Option<Recognised>), NeuralError> {
+    let free = Cow::Owned(SkeletonSource::Template(Template::FreeForm));
+    let (SkeletonSource::Recognise, Some(networks)) = (source, networks) else {
+        return Ok((Cow::Borrowed(source), None));
+    };
+    let recognition = match networks.recognise_async(mesh).await {
+        Ok(recognition) => recognition,
+        #[cfg(feature = "compute")]
+        Err(NeuralError::Describe(_)) => return Ok((free, None)),
+        Err(e) => return Err(e),
+    };
+    let class = recognition.choice(AUTO_CONFIDENCE);
+    let rig = library_template(class);
+    let recognised = Recognised {
+        recognition,
+        class,
+        template: rig.map(|(name, _)| name),
+    };
+    let source = match rig {
+        Some((_, rig)) => Cow::Owned(SkeletonSource::Rigged(Box::new(rig.clone()))),
+        None => free,
+    };
+    Ok((source, Some(recognised)))
+}
+
+/// The compiled-in library's template for `class`, with its name.
+fn library_template(class: BodyClass) -> Option<(&'static str, &'static TemplateRig)> {
+    #[cfg(feature = "templates")]
+    if let Some(name) = class.template()
+        && let Some(rig) = crate::skeleton::Library::shared().and_then(|l| l.get(name))
+    {
+        return Some((name, rig));
+    }
+    let _ = class;
+    None
 }
 
 /// Rigs `character` in place as `request` says: a new skeleton and skin weights. Networks
@@ -249,21 +329,22 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
     request: &RigRequest,
     networks: impl FnOnce() -> Result<N, NeuralError>,
     mut progress: impl FnMut(Stage),
-) -> Result<(), PipelineError> {
+) -> Result<RigReport, PipelineError> {
     let options = AutoOptions::default();
     let mesh = &character.mesh;
     progress(Stage::Voxelise);
     let body = Body::of(mesh, &options)?;
     progress(Stage::Skeleton);
-    let mut skeleton = skeleton_in(mesh, &body, &request.source, &options)?;
     let networks = if request.runs_networks() {
         Some(networks()?)
     } else {
         None
     };
+    let (source, recognised) = resolve(&request.source, mesh, networks.as_deref()).await?;
+    let mut skeleton = skeleton_in(mesh, &body, &source, &options)?;
     if let Some(n) = &networks
         && request.methods.skeleton == Method::Neural
-        && refines(&request.source)
+        && refines(&source)
     {
         skeleton = n.refine_skeleton_async(mesh, &skeleton).await?;
     }
@@ -285,7 +366,7 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
     character.skin = Some(skin);
     character.animations.clear();
     character.humanoid.clear();
-    Ok(())
+    Ok(RigReport { recognised })
 }
 
 /// [`rig_character_async`] with the shipped networks on the CPU, blocking until done.
@@ -297,7 +378,7 @@ pub fn rig_character(
     character: &mut Character,
     request: &RigRequest,
     progress: impl FnMut(Stage),
-) -> Result<(), PipelineError> {
+) -> Result<RigReport, PipelineError> {
     crate::blocking::block_on(rig_character_async(
         character,
         request,
@@ -329,28 +410,32 @@ pub async fn rig_files<N: Deref<Target = Networks>>(
     request: &RigRequest,
     networks: impl FnOnce() -> Result<N, NeuralError>,
     mut progress: impl FnMut(Stage),
-) -> Result<Vec<u8>, crate::Error> {
+) -> Result<(Vec<u8>, RigReport), crate::Error> {
     progress(Stage::Parse);
     let mut character = crate::io::import_files(files, &crate::Limits::default())?;
-    rig_character_async(&mut character, request, networks, &mut progress).await?;
+    let report = rig_character_async(&mut character, request, networks, &mut progress).await?;
     progress(Stage::Export);
     let options = ExportOptions {
         max_influences: request.max_influences,
         ..ExportOptions::default()
     };
-    Ok(export_glb(&character, &options)?)
+    Ok((export_glb(&character, &options)?, report))
 }
 
 /// Whether the skeleton head refines skeletons from `source`: automatic ones only, what it
 /// was trained on; templates and given skeletons keep their fit.
 pub fn refines(source: &SkeletonSource) -> bool {
-    matches!(source, SkeletonSource::Template(Template::Auto))
+    matches!(
+        source,
+        SkeletonSource::Template(Template::FreeForm) | SkeletonSource::Recognise
+    )
 }
 
 /// Without the `compute` feature there are no networks: requests for them fail with a reason.
 #[cfg(not(feature = "compute"))]
 mod no_networks {
     use crate::mesh::Mesh;
+    use crate::recognise::Recognition;
     use crate::rig::{Skeleton, SkinWeights};
 
     /// Why a learned stage cannot run in this build.
@@ -369,6 +454,10 @@ mod no_networks {
             _: &Mesh,
             _: &Skeleton,
         ) -> Result<Skeleton, NeuralError> {
+            match *self {}
+        }
+
+        pub async fn recognise_async(&self, _: &Mesh) -> Result<Recognition, NeuralError> {
             match *self {}
         }
 

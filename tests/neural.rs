@@ -18,7 +18,7 @@ use rigkit::neural::{
     SkinNet, SkinTensors, model_from_bytes, moved_skeleton, read, skin_inputs, skin_weights_from,
 };
 use rigkit::pipeline::{Method, Methods, RigRequest, rig_character};
-use rigkit::skeleton::{AutoOptions, auto_skeleton};
+use rigkit::skeleton::{AutoOptions, Template, auto_skeleton};
 
 fn networks() -> Networks {
     Networks::bundled(&cpu_device()).expect("the shipped models load")
@@ -33,6 +33,7 @@ fn neural_rig_of_real_characters_has_joints_inside_and_normalised_weights() {
     ] {
         let mut c = load(rel);
         let request = RigRequest {
+            source: rigkit::skeleton::SkeletonSource::Template(Template::FreeForm),
             methods: Methods::all(Method::Neural),
             ..RigRequest::default()
         };
@@ -312,5 +313,120 @@ fn the_body_plan_classifier_recognises_real_characters_in_any_placement() {
     assert_eq!(
         model.recognise_mesh(&empty, &device),
         Err(NeuralError::Describe(DescribeError::NoSurface))
+    );
+}
+
+/// `--template auto`: a human turned, scaled and moved gets the library's human template with
+/// its joint names, fitted where the artist put them; the Fox gets the fox template; a plan
+/// the classifier is unsure of gets the free-form skeleton; and whatever it decides, the
+/// character comes back with a complete rig.
+#[test]
+fn auto_fits_the_recognised_plans_library_template_or_falls_back_to_free_form() {
+    use glam::{Mat4, Quat, Vec3};
+    use rigkit::recognise::{AUTO_CONFIDENCE, BodyClass};
+    use rigkit::skeleton::Library;
+    let library = Library::shared().expect("the bundled library reads");
+    let auto = RigRequest::named("auto", "geometric", 4, None).unwrap();
+    let names = |s: &rigkit::rig::Skeleton| {
+        let mut n = s.names();
+        n.sort();
+        n
+    };
+    // Placed as real files come: lying on its back, turned, x7 and far away.
+    let place = Mat4::from_scale_rotation_translation(
+        Vec3::splat(7.0),
+        Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2) * Quat::from_rotation_y(2.5),
+        Vec3::new(300.0, -40.0, 12.0),
+    );
+    for (rel, class, template) in [
+        (
+            "train/mesh2motion-variations/human-zombie.glb",
+            BodyClass::Humanoid,
+            "rig-human",
+        ),
+        ("eval/Fox.glb", BodyClass::Quadruped, "rig-fox"),
+    ] {
+        let original = load(rel);
+        let mut c = original.clone();
+        c.mesh
+            .positions
+            .iter_mut()
+            .for_each(|p| *p = place.transform_point3(*p));
+        let report = rig_character(&mut c, &auto, |_| {}).unwrap();
+        let recognised = report.recognised.expect("auto recognises the plan");
+        assert_eq!(
+            (recognised.class, recognised.template),
+            (class, Some(template)),
+            "{rel}"
+        );
+        let skeleton = c.skeleton.as_ref().unwrap();
+        assert_eq!(
+            names(skeleton),
+            names(&library.get(template).unwrap().skeleton),
+            "{rel}"
+        );
+        if template == "rig-human" {
+            // The zombie was rigged by hand with this template: its joints are the truth.
+            let back = place.inverse();
+            let mut fitted = skeleton.clone();
+            for j in &mut fitted.joints {
+                j.world_bind = back * j.world_bind;
+            }
+            let truth = original.skeleton.as_ref().unwrap();
+            let (error, matched) =
+                rigkit::eval::joint_error(&fitted, truth, &original.mesh.bounds()).unwrap();
+            assert!(
+                matched >= 20 && error < 5.0,
+                "{rel}: {error} over {matched} joints"
+            );
+        }
+    }
+    // Every other in-repo character: the template of the plan it is sure of, else free-form;
+    // both cases occur, and each rig is complete.
+    let (mut templated, mut free) = (0, 0);
+    for rel in [
+        "eval/quaternius-easy_enemies_pack/Snake.glb",
+        "eval/quaternius-easy_enemies_pack/Rat.glb",
+        "eval/RobotExpressive.glb",
+    ] {
+        let mut c = load(rel);
+        let recognised = rig_character(&mut c, &auto, |_| {})
+            .unwrap()
+            .recognised
+            .unwrap();
+        let (best, p) = recognised.recognition.best();
+        let skeleton = c.skeleton.as_ref().unwrap();
+        match recognised.template {
+            Some(t) => {
+                templated += 1;
+                assert!(p >= AUTO_CONFIDENCE && Some(t) == best.template(), "{rel}");
+                assert_eq!(names(skeleton), names(&library.get(t).unwrap().skeleton));
+            }
+            None => {
+                free += 1;
+                assert!(
+                    p < AUTO_CONFIDENCE || best == BodyClass::Other,
+                    "{rel}: {p}"
+                );
+                assert_eq!(recognised.class, BodyClass::Other);
+                assert!(
+                    names(skeleton).iter().any(|n| n == "root"),
+                    "{rel}: not free-form"
+                );
+            }
+        }
+        assert!(
+            skeleton.joints.iter().all(|j| j.position().is_finite()),
+            "{rel}"
+        );
+        let skin = c.skin.as_ref().unwrap();
+        assert!(
+            (0..skin.vertex_count()).all(|v| !skin.influences(v).is_empty()),
+            "{rel}"
+        );
+    }
+    assert!(
+        templated > 0 && free > 0,
+        "{templated} templated, {free} free-form"
     );
 }

@@ -213,13 +213,16 @@ fn rig_files_announces_every_stage_and_writes_a_rigged_glb() {
         bytes: &bytes,
     }];
     let mut heard = Vec::new();
-    let glb = rigkit::blocking::block_on(rig_files(
-        &files,
-        &RigRequest::default(),
-        bundled_on_cpu,
-        |stage| heard.push(stage),
-    ))
-    .unwrap();
+    let free = RigRequest::named("free", "best", 4, None).unwrap();
+    let (glb, report) =
+        rigkit::blocking::block_on(rig_files(&files, &free, bundled_on_cpu, |stage| {
+            heard.push(stage)
+        }))
+        .unwrap();
+    assert_eq!(
+        report.recognised, None,
+        "free-form asks the classifier nothing"
+    );
     assert_eq!(heard, Stage::ALL);
     let rigged = rigkit::io::import(&glb, "rigged.glb", &rigkit::Limits::default()).unwrap();
     // The automatic skeleton replaced the artist's.
@@ -321,7 +324,7 @@ fn one_triangle_a_flat_plane_and_a_far_body_get_defined_answers() {
         for method in ["geometric", "best"] {
             let request = RigRequest::named("auto", method, 4, None).unwrap();
             match rig_character(&mut c, &request, |_| {}) {
-                Ok(()) => {
+                Ok(_) => {
                     let skeleton = c.skeleton.as_ref().unwrap();
                     assert!(!skeleton.joints.is_empty(), "{what}: an empty skeleton");
                     assert!(

@@ -5,12 +5,15 @@
 use std::path::{Path, PathBuf};
 
 use super::CliError;
+use rigkit::compute::cpu_device;
 use rigkit::dataset::augment::{repose, rescale};
 use rigkit::eval::{joint_error, random_placement};
+use rigkit::neural::PlanNet;
 use rigkit::random::Rng;
+use rigkit::recognise::AUTO_CONFIDENCE;
 use rigkit::rig::Skeleton;
 use rigkit::skeleton::{
-    AutoOptions, Body, Carried, SkeletonSource, TemplateRig, carry, skeleton_for,
+    AutoOptions, Body, Carried, Library, SkeletonSource, TemplateRig, carry, skeleton_for,
 };
 
 /// One template of the library: its file and its rig.
@@ -31,6 +34,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     let mut stretch = 1.0f32;
     let mut own = false;
     let mut choose = false;
+    let mut by_plan = false;
     let mut one_body = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -49,6 +53,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             "--stretch" => stretch = parse(&value("--stretch")?)?,
             "--own" => own = true,
             "--choose" => choose = true,
+            "--choose-by-plan" => by_plan = true,
             "--one-body" => one_body = true,
             other if other.starts_with("--") => {
                 return Err(format!("eval-fit: unknown option '{other}'").into());
@@ -71,6 +76,9 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             }
         }
     }
+    let device = cpu_device();
+    let planner = PlanNet::bundled(&device)?;
+    let bundled = Library::shared().ok_or("the template library does not read")?;
     let files: Vec<PathBuf> = inputs
         .iter()
         .flat_map(|i| rigged_files(Path::new(i)))
@@ -102,18 +110,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             out!("{name:<28} no template shares its joint names");
             continue;
         };
-        // The template with every other body rigged with it (the same joint names), unless
-        // asked for its own body alone.
-        let mut template = entry.rig.clone();
-        if !one_body {
-            template.bodies = candidates
-                .iter()
-                .filter(|e| {
-                    e.file != entry.file && name_share(&e.rig.skeleton, &entry.rig.skeleton) > 0.9
-                })
-                .map(|e| (e.rig.skeleton.clone(), e.rig.mesh.clone()))
-                .collect();
-        }
+        let template = with_bodies(entry, &candidates, one_body);
         let source = if skeleton_only {
             SkeletonSource::Given(entry.rig.skeleton.clone())
         } else {
@@ -145,7 +142,37 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             for p in &mut mesh.positions {
                 *p = place.transform_point3(*p);
             }
-            let fitted = if choose {
+            let fitted = if by_plan {
+                // The body-plan classifier's choice, as `--template auto` makes it.
+                let (class, p) = planner.recognise_mesh(&mesh, &device)?.best();
+                let chosen = (p >= AUTO_CONFIDENCE)
+                    .then(|| class.template())
+                    .flatten()
+                    .and_then(|name| bundled.get(name))
+                    .and_then(|rig| best_template(&candidates, &rig.skeleton));
+                match chosen {
+                    Some(chosen) => {
+                        if name_share(&chosen.rig.skeleton, &entry.rig.skeleton) > 0.9 {
+                            chosen_right += 1;
+                        } else {
+                            out!(
+                                "  {name}: taken for {} {p:.2}, fitted {}",
+                                class.name(),
+                                chosen.file
+                            );
+                        }
+                        let rig = with_bodies(chosen, &candidates, one_body);
+                        carry(&mesh, &Body::of(&mesh, &AutoOptions::default())?, &rig).skeleton
+                    }
+                    None => {
+                        out!(
+                            "  {name}: taken for {} {p:.2}: free-form skeleton",
+                            class.name()
+                        );
+                        Skeleton::default()
+                    }
+                }
+            } else if choose {
                 // The library's own choice, scored by the names it shares with the artist's.
                 let body = Body::of(&mesh, &AutoOptions::default())?;
                 let mut fits: Vec<(&str, Carried)> = candidates
@@ -198,7 +225,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
         let mean = errors.iter().sum::<f32>() / errors.len() as f32;
         let worst = errors.iter().copied().fold(0.0, f32::max);
         means.push(mean);
-        if choose {
+        if choose || by_plan {
             right.push(chosen_right as f32 / placements as f32);
         }
         out!(
@@ -216,12 +243,28 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             "",
             ""
         );
-        if choose {
+        if choose || by_plan {
             let share = right.iter().sum::<f32>() / right.len() as f32;
             out!("template chosen right: {:.1} %", 100.0 * share);
         }
     }
     Ok(())
+}
+
+/// `entry`'s template with every other candidate body rigged with it (the same joint names),
+/// unless asked for its own body alone.
+fn with_bodies(entry: &Entry, candidates: &[&Entry], one_body: bool) -> TemplateRig {
+    let mut template = entry.rig.clone();
+    if !one_body {
+        template.bodies = candidates
+            .iter()
+            .filter(|e| {
+                e.file != entry.file && name_share(&e.rig.skeleton, &entry.rig.skeleton) > 0.9
+            })
+            .map(|e| (e.rig.skeleton.clone(), e.rig.mesh.clone()))
+            .collect();
+    }
+    template
 }
 
 /// The share of both skeletons' joint names they have in common.

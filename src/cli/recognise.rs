@@ -2,16 +2,23 @@
 //! its confidence and the runner-up, as `--template auto` would choose.
 
 use super::CliError;
+use burn::tensor::Device;
 use rigkit::compute::cpu_device;
+use rigkit::dataset::Split;
 use rigkit::neural::PlanNet;
-use rigkit::recognise::BodyClass;
+use rigkit::neural::train::plans::{PlanExample, read_examples, recognitions, threshold_table};
+use rigkit::recognise::{AUTO_CONFIDENCE, BodyClass};
 
 pub fn recognise(args: &[String]) -> Result<(), CliError> {
     if args.is_empty() {
-        return Err("recognise takes one or more mesh files".into());
+        return Err("recognise takes one or more mesh files, or --scores FEATURES.csv".into());
     }
     let device = cpu_device();
     let model = PlanNet::bundled(&device)?;
+    if args[0] == "--scores" {
+        let file = args.get(1).ok_or("--scores needs a features.csv")?;
+        return scores(&model, std::path::Path::new(file), &device);
+    }
     for file in args {
         let character = super::load(file)?;
         let recognition = model.recognise_mesh(&character.mesh, &device)?;
@@ -27,6 +34,32 @@ pub fn recognise(args: &[String]) -> Result<(), CliError> {
             ranked[0].1,
             ranked[1].0.name(),
             ranked[1].1,
+        );
+    }
+    Ok(())
+}
+
+/// The shipped classifier on a training run's described characters (`features.csv` of
+/// `rigkit train body-plan`): per split, what each confidence threshold of `--template auto`
+/// would do — the validation split is where the shipped threshold is chosen.
+fn scores(model: &PlanNet, file: &std::path::Path, device: &Device) -> Result<(), CliError> {
+    let examples = read_examples(file).ok_or(format!(
+        "'{}' is not a features.csv written by 'rigkit train body-plan'",
+        file.display()
+    ))?;
+    let thresholds = [0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+    for split in [Split::Validation, Split::Eval] {
+        let part: Vec<PlanExample> = examples
+            .iter()
+            .filter(|e| e.split == split)
+            .cloned()
+            .collect();
+        let recognitions = recognitions(model, &part, device);
+        out!(
+            "\n{} ({} characters), shipped threshold {AUTO_CONFIDENCE}:\n\n{}",
+            split.name(),
+            part.len(),
+            threshold_table(&part, &recognitions, &thresholds)
         );
     }
     Ok(())

@@ -75,9 +75,9 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `rigkit rig MESH -o OUT.glb [--template auto|humanoid|FILE.glb|FILE.bvh] [--method
-/// geometric]`: a skeleton fitted to
-/// the mesh and skin weights for it, written as a rigged GLB in the input's frame.
+/// `rigkit rig MESH -o OUT.glb [--template auto|free|humanoid|rig-NAME|FILE.glb|FILE.bvh]
+/// [--method geometric]`: a skeleton fitted to the mesh (by default the library template of
+/// the body plan recognised, else the free-form one) and skin weights for it, written as a rigged GLB in the input's frame.
 pub fn rig(args: &[String]) -> Result<(), CliError> {
     let mut input = None;
     let mut output = None;
@@ -110,11 +110,14 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
     };
     let started = Instant::now();
     let mut fitted = 0.0;
-    rig_character(&mut character, &request, |stage| {
+    let report = rig_character(&mut character, &request, |stage| {
         if stage == Stage::Skin {
             fitted = started.elapsed().as_secs_f32();
         }
     })?;
+    if let Some(recognised) = &report.recognised {
+        out!("{}", describe_choice(recognised));
+    }
     let total = started.elapsed().as_secs_f32();
     if let (Some(names), Some(skeleton)) = (bone_names, character.skeleton.as_mut()) {
         rigkit::rig::rename_humanoid(skeleton, names);
@@ -128,32 +131,18 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// A template's name (ours, or one of the library's: `rig-fox`, …), or a file whose skeleton
-/// to adapt: a rigged GLB/glTF/VRM/FBX/COLLADA file (carried on its body) or a BVH.
+/// A template's name (`auto`, `free`, ours, or one of the library's: `rig-fox`, …; see
+/// [`rigkit::skeleton::SkeletonSource::named`]), or a file whose skeleton to adapt: a rigged
+/// GLB/glTF/VRM/FBX/COLLADA file (carried on its body) or a BVH.
 pub(super) fn skeleton_source(
     template: &str,
 ) -> Result<rigkit::skeleton::SkeletonSource, CliError> {
     use rigkit::skeleton::SkeletonSource;
-    // Read once per process (13 rigged files, 7.5 MB), not per call.
-    let library =
-        || rigkit::skeleton::Library::shared().ok_or("the template library does not read");
-    if template.starts_with("rig-") && !template.contains('.') {
-        let library = library()?;
-        return match library.get(template) {
-            Some(rig) => Ok(SkeletonSource::Rigged(Box::new(rig.clone()))),
-            None => Err(format!(
-                "no template '{template}' in the library; it has {}",
-                library.names().collect::<Vec<_>>().join(", ")
-            )
-            .into()),
-        };
-    }
-    match template.parse() {
-        Ok(named) => Ok(SkeletonSource::Template(named)),
+    match SkeletonSource::named(template) {
+        Ok(source) => Ok(source),
         // A word that names no template and no file: say which templates there are.
         Err(unknown) if !template.contains('.') && !std::path::Path::new(template).is_file() => {
-            let names: Vec<&str> = library()?.names().collect();
-            Err(format!("{unknown}, or one of the library's: {}", names.join(", ")).into())
+            Err(unknown.into())
         }
         Err(_) => {
             let bytes =
@@ -165,6 +154,32 @@ pub(super) fn skeleton_source(
             )?)
         }
     }
+}
+
+/// What `--template auto` chose, for the user: the plan, how sure, the runner-up and the
+/// template fitted.
+pub(super) fn describe_choice(recognised: &rigkit::pipeline::Recognised) -> String {
+    use rigkit::recognise::BodyClass;
+    let mut ranked: Vec<(BodyClass, f32)> = BodyClass::ALL
+        .into_iter()
+        .zip(recognised.recognition.probabilities.iter().copied())
+        .collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (best, p) = ranked[0];
+    let fitted = match recognised.template {
+        Some(name) => format!("fitted {name}"),
+        None if best == BodyClass::Other => "free-form skeleton".to_owned(),
+        None => format!(
+            "free-form skeleton: less sure than {}",
+            rigkit::recognise::AUTO_CONFIDENCE
+        ),
+    };
+    format!(
+        "recognised {} {p:.2} (then {} {:.2}); {fitted}",
+        best.name(),
+        ranked[1].0.name(),
+        ranked[1].1
+    )
 }
 
 /// The value of `--max-influences`: 4 or 8, what glTF's `JOINTS_n` sets hold.

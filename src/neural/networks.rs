@@ -1,15 +1,18 @@
-//! Both heads on one device, with the records shipped in `models/` compiled in (they are
+//! The heads and the body-plan classifier on one device, with the records shipped in `models/` compiled in (they are
 //! small: the page downloads them with the module and needs no request later), and the
 //! stages as the native pipeline runs them, reading results back synchronously.
 
+use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor};
 
 use super::config::config_from_json;
 use super::{
-    JointInputs, JointNet, JointNetConfig, JointTensors, NeuralError, SkinInputs, SkinNet,
-    SkinNetConfig, SkinTensors, model_from_bytes, moved_skeleton, skin_weights_from,
+    JointInputs, JointNet, JointNetConfig, JointTensors, NeuralError, PlanNet, SkinInputs, SkinNet,
+    SkinNetConfig, SkinTensors, features_tensor, model_from_bytes, moved_skeleton,
+    skin_weights_from,
 };
 use crate::mesh::Mesh;
+use crate::recognise::{Recognition, describe};
 use crate::rig::{Skeleton, SkinWeights};
 use crate::skin::{SkinOptions, geodesic_skin};
 
@@ -24,6 +27,7 @@ pub const JOINT_CONFIG: &str = include_str!("../../models/joints.json");
 pub struct Networks {
     pub skin: SkinNet,
     pub joints: JointNet,
+    pub plan: PlanNet,
     pub device: Device,
     /// See [`super::NETWORK_SHARE`].
     pub network_share: f32,
@@ -40,8 +44,21 @@ impl Networks {
         Ok(Self {
             skin: model_from_bytes(|d| skin.init(d), SKIN_RECORD.to_vec(), device)?,
             joints: model_from_bytes(|d| joints.init(d), JOINT_RECORD.to_vec(), device)?,
+            plan: PlanNet::bundled(device)?,
             device: device.clone(),
             network_share: super::NETWORK_SHARE,
+        })
+    }
+
+    /// The body plan the classifier sees in `mesh`; awaits the device's read-back.
+    ///
+    /// # Errors
+    /// [`NeuralError::Describe`] for a mesh without area or extent, or a failed read-back.
+    pub async fn recognise_async(&self, mesh: &Mesh) -> Result<Recognition, NeuralError> {
+        let features = describe(mesh)?;
+        let logits = self.plan.forward(features_tensor(&features, &self.device)?);
+        Ok(Recognition {
+            probabilities: read_async(softmax(logits, 1)).await?,
         })
     }
 

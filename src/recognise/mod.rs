@@ -6,5 +6,5 @@
 mod classes;
 mod descriptor;
 
-pub use classes::{BodyClass, Recognition};
+pub use classes::{AUTO_CONFIDENCE, BodyClass, Recognition};
 pub use descriptor::{DescribeError, FEATURES, describe, describe_samples};

@@ -83,9 +83,42 @@ pub enum SkeletonSource {
     /// file): carried onto the mesh on that body ([`carry`]), with its joints, names and
     /// hierarchy kept, in any position, scale and facing.
     Rigged(Box<TemplateRig>),
+    /// The library template of the body plan the classifier sees (`--template auto`),
+    /// resolved by the pipeline ([`crate::pipeline`]) where the classifier runs; left
+    /// unresolved it is the free-form skeleton, which fits any body.
+    Recognise,
 }
 
 impl SkeletonSource {
+    /// A source by the name shells give: `auto` (recognise the body plan), one of
+    /// [`Template`]'s names, or a library template's (`rig-fox`, …) where the library is
+    /// compiled in.
+    ///
+    /// # Errors
+    /// A message naming the unknown name and every name there is.
+    pub fn named(name: &str) -> Result<Self, String> {
+        if name == "auto" {
+            return Ok(Self::Recognise);
+        }
+        #[cfg(feature = "templates")]
+        if let Some(rig) = Library::shared().and_then(|l| l.get(name)) {
+            return Ok(Self::Rigged(Box::new(rig.clone())));
+        }
+        let unknown = match name.parse() {
+            Ok(template) => return Ok(Self::Template(template)),
+            Err(unknown) => unknown,
+        };
+        #[cfg(feature = "templates")]
+        if let Some(library) = Library::shared() {
+            let names: Vec<&str> = library.names().collect();
+            return Err(format!(
+                "{unknown}, or one of the library's: {}",
+                names.join(", ")
+            ));
+        }
+        Err(unknown)
+    }
+
     /// The skeleton of a file to fit onto a mesh: with the body it was rigged on where the
     /// file has one (a rigged GLB, VRM, FBX or COLLADA file: [`SkeletonSource::Rigged`]), else
     /// alone (a BVH capture, a skeleton-only GLB: [`SkeletonSource::Given`]).
@@ -159,6 +192,7 @@ pub fn skeleton_in(
 ) -> Result<Skeleton, RigError> {
     match source {
         SkeletonSource::Template(template) => fit_in(mesh, body, *template, options),
+        SkeletonSource::Recognise => fit_in(mesh, body, Template::FreeForm, options),
         #[cfg(feature = "templates")]
         SkeletonSource::Given(skeleton)
             if let Some(rig) = Library::shared().and_then(|l| l.matching(skeleton)) =>
@@ -252,7 +286,7 @@ impl Body {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Template {
     /// Whatever the shape suggests: a chain per limb, tail, wing or horn.
-    Auto,
+    FreeForm,
     /// Mixamo-named biped: hips, three spine joints, neck, head, shoulders, arms, forearms,
     /// hands, legs, feet and toes.
     Humanoid,
@@ -269,13 +303,13 @@ impl std::str::FromStr for Template {
 
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
-            "auto" => Ok(Self::Auto),
+            "free" => Ok(Self::FreeForm),
             "humanoid" => Ok(Self::Humanoid),
             "quadruped" => Ok(Self::Quadruped),
             "bird" => Ok(Self::Bird),
             "chain" => Ok(Self::Chain),
             other => Err(format!(
-                "unknown template '{other}'; available: auto, humanoid, quadruped, bird, chain"
+                "unknown template '{other}'; available: auto, free, humanoid, quadruped, bird, chain"
             )),
         }
     }
@@ -287,7 +321,7 @@ impl std::str::FromStr for Template {
 /// # Errors
 /// [`RigError`] for a mesh without triangles or without any volume.
 pub fn auto_skeleton(mesh: &Mesh, options: &AutoOptions) -> Result<Skeleton, RigError> {
-    fit_skeleton(mesh, Template::Auto, options)
+    fit_skeleton(mesh, Template::FreeForm, options)
 }
 
 /// A skeleton of the kind `template` asks for, fitted inside `mesh` in its own frame.
@@ -316,7 +350,7 @@ fn fit_in(
         return Err(RigError::NoVolume);
     }
     match template {
-        Template::Auto => Ok(auto),
+        Template::FreeForm => Ok(auto),
         Template::Humanoid => humanoid::fit_humanoid(&auto, longest, &|p| interior.inside(p)),
         Template::Quadruped => quadruped::fit_quadruped(&auto, longest, &|p| interior.inside(p)),
         Template::Chain => chain::fit_chain(&auto, longest, &|p| interior.inside(p)),

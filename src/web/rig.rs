@@ -19,8 +19,9 @@ pub fn rig_runs_networks(template: &str, method: &str, skeleton_given: bool) -> 
 /// the file `skeleton_name` (a rigged GLB/glTF/VRM or a BVH) adapted to the mesh, by `method`
 /// (as the CLI's `--method`; the networks run on WebGPU when `on_gpu`, `initWebGpu`
 /// succeeded here and the adapter is not a software one, else on the CPU). Resolves to `{ glb: Uint8Array, timings: { parse,
-/// voxelise, skeleton, skin, export }, device }` (milliseconds; device "webgpu" or "cpu" where
-/// a network ran, else ""); `on_progress(stage)` hears each stage as it begins.
+/// voxelise, skeleton, skin, export }, device, recognised }` (milliseconds; device "webgpu" or
+/// "cpu" where a network ran, else ""; recognised, for template "auto", `{ plan, confidence,
+/// riggedAs, template }` with template null where the free-form skeleton was fitted); `on_progress(stage)` hears each stage as it begins.
 #[wasm_bindgen(js_name = rigFiles)]
 #[allow(clippy::too_many_arguments)]
 pub async fn rig_files(
@@ -50,9 +51,25 @@ pub async fn rig_files(
         // A failing progress callback must not stop the rig.
         let _ = on_progress.call1(&JsValue::NULL, &JsValue::from_str(stage.name()));
     };
-    let glb = crate::pipeline::rig_files(&InputFile::list(&files), &request, networks, progress)
-        .await
-        .map_err(js_error)?;
+    let (glb, report) =
+        crate::pipeline::rig_files(&InputFile::list(&files), &request, networks, progress)
+            .await
+            .map_err(js_error)?;
+    let recognised = match &report.recognised {
+        Some(r) => {
+            let (best, confidence) = r.recognition.best();
+            object(&[
+                ("plan", JsValue::from_str(best.name())),
+                ("confidence", JsValue::from(confidence)),
+                ("riggedAs", JsValue::from_str(r.class.name())),
+                (
+                    "template",
+                    r.template.map_or(JsValue::NULL, JsValue::from_str),
+                ),
+            ])?
+        }
+        None => JsValue::NULL,
+    };
     let timings = times.durations(js_sys::Date::now());
     let timings: Vec<_> = timings
         .iter()
@@ -61,6 +78,7 @@ pub async fn rig_files(
     object(&[
         ("timings", object(&timings)?),
         ("device", JsValue::from_str(device)),
+        ("recognised", recognised),
         ("glb", js_sys::Uint8Array::from(glb.as_slice()).into()),
     ])
 }

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use burn::tensor::activation::log_softmax;
+use burn::tensor::activation::{log_softmax, softmax};
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use super::corpus::parallel_map;
@@ -22,7 +22,7 @@ use crate::dataset::split::{
 use crate::dataset::{Split, files_under};
 use crate::neural::PlanNet;
 use crate::random::Rng;
-use crate::recognise::{BodyClass, FEATURES, describe};
+use crate::recognise::{BodyClass, FEATURES, Recognition, describe};
 
 /// Classes, as a count.
 const CLASSES: usize = BodyClass::ALL.len();
@@ -255,20 +255,71 @@ pub fn read_examples(path: &Path) -> Option<Vec<PlanExample>> {
 
 /// The predicted class of each example.
 pub fn predict(model: &PlanNet, examples: &[PlanExample], device: &Device) -> Vec<BodyClass> {
+    recognitions(model, examples, device)
+        .iter()
+        .map(|r| r.best().0)
+        .collect()
+}
+
+/// The class probabilities of each example.
+pub fn recognitions(
+    model: &PlanNet,
+    examples: &[PlanExample],
+    device: &Device,
+) -> Vec<Recognition> {
     if examples.is_empty() {
         return Vec::new();
     }
     let logits = model.forward(batch(examples.iter(), device));
-    let values = logits.into_data().try_to_vec::<f32>().unwrap_or_default();
+    let values = softmax(logits, 1)
+        .into_data()
+        .try_to_vec::<f32>()
+        .unwrap_or_default();
     values
         .chunks(CLASSES)
-        .map(|row| {
-            let best = (0..row.len())
-                .max_by(|&a, &b| row[a].total_cmp(&row[b]))
-                .unwrap_or(BodyClass::Other.index());
-            BodyClass::from_index(best).unwrap_or(BodyClass::Other)
+        .map(|row| Recognition {
+            probabilities: row.to_vec(),
         })
         .collect()
+}
+
+/// What each confidence threshold would do to `examples` under [`Recognition::choice`], as a
+/// Markdown table: how many keep a template (the rest get the free-form skeleton), and of
+/// those, how many get their own class's template and how many a wrong one. Examples of
+/// [`BodyClass::Other`] are right when they fall back.
+pub fn threshold_table(
+    examples: &[PlanExample],
+    recognitions: &[Recognition],
+    thresholds: &[f32],
+) -> String {
+    let mut text = String::from(
+        "| threshold | templated | right template | wrong template | balanced error |\n|---:|---:|---:|---:|---:|",
+    );
+    let n = examples.len().max(1) as f32;
+    for &threshold in thresholds {
+        let choices: Vec<BodyClass> = recognitions.iter().map(|r| r.choice(threshold)).collect();
+        let (mut templated, mut right, mut wrong) = (0, 0, 0);
+        for (e, c) in examples.iter().zip(&choices) {
+            if *c == BodyClass::Other {
+                continue;
+            }
+            templated += 1;
+            if *c == e.class {
+                right += 1;
+            } else {
+                wrong += 1;
+            }
+        }
+        text.push_str(&format!(
+            "\n| {threshold:.2} | {:.0} % | {:.0} % | {:.0} % | {:.3} |",
+            100.0 * templated as f32 / n,
+            100.0 * right as f32 / n,
+            100.0 * wrong as f32 / n,
+            balanced_error(&confusion(examples, &choices)),
+        ));
+    }
+    text.push('\n');
+    text
 }
 
 /// Counts by (true class, predicted class).
