@@ -32,7 +32,7 @@ export function setupRigClient(ctx) {
   // to the mesh on the next rig.
   let skeletonFile = null;
 
-  // Runs one job in the worker; resolves to its `{ glb, timings, device }`.
+  // Runs one job in the worker; resolves to its `{ glb, timings, device, recognised }`.
   function runInWorker(message) {
     if (!worker) worker = new Worker(new URL('rig-worker.js', import.meta.url), { type: 'module' });
     const id = ++jobs;
@@ -90,14 +90,20 @@ export function setupRigClient(ctx) {
     const t = result.timings;
     const total = performance.now() - started;
     const by = result.device ? `${method}, networks on ${result.device === 'webgpu' ? 'WebGPU' : 'CPU'}` : method;
+    // What "auto" saw, and what it fitted: the user can pick another template and rig again.
+    const r = result.recognised;
+    const seen = r
+      ? `recognised ${r.plan} ${r.confidence.toFixed(2)}, ${r.template ? `fitted ${r.template}` : 'free-form skeleton'}; `
+      : '';
     $('status-rig').textContent =
-      `rigged (${template}, ${by}): voxelise ${t.voxelise.toFixed(0)} ms, skeleton ${t.skeleton.toFixed(0)} ms, skin ${t.skin.toFixed(0)} ms, total ${total.toFixed(0)} ms`;
+      `${seen}rigged (${template}, ${by}): voxelise ${t.voxelise.toFixed(0)} ms, skeleton ${t.skeleton.toFixed(0)} ms, skin ${t.skin.toFixed(0)} ms, total ${total.toFixed(0)} ms`;
     ctx.current = {
       ...ctx.current,
       rigged: true,
       template,
       method,
       device: result.device,
+      recognised: r || null,
       timings: { ...t, totalMs: total },
     };
     return ctx.current;

@@ -46,7 +46,10 @@ self.onmessage = async ({ data }) => {
       (stage) => self.postMessage({ id, stage }),
     );
     self.postMessage(
-      { id, done: true, glb: result.glb, timings: result.timings, device: result.device },
+      {
+        id, done: true, glb: result.glb, timings: result.timings, device: result.device,
+        recognised: result.recognised,
+      },
       [result.glb.buffer],
     );
   } catch (e) {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::CliError;
 use rigkit::compute::cpu_device;
 use rigkit::dataset::augment::{repose, rescale};
+use rigkit::dataset::proportions;
 use rigkit::eval::{joint_error, random_placement};
 use rigkit::neural::PlanNet;
 use rigkit::random::Rng;
@@ -35,6 +36,8 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     let mut own = false;
     let mut choose = false;
     let mut by_plan = false;
+    let mut a_pose = 0.0f32;
+    let mut chibi = false;
     let mut one_body = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -54,6 +57,8 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             "--own" => own = true,
             "--choose" => choose = true,
             "--choose-by-plan" => by_plan = true,
+            "--a-pose" => a_pose = parse(&value("--a-pose")?)?,
+            "--chibi" => chibi = true,
             "--one-body" => one_body = true,
             other if other.starts_with("--") => {
                 return Err(format!("eval-fit: unknown option '{other}'").into());
@@ -126,6 +131,13 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             // The artist's rig varied first: a random pose baked in as its rest pose, and
             // a stretch per axis (longer legs, a wider body).
             let mut varied = character.clone();
+            // Humans as they come: arms lowered from the template's T-pose, chibi heads and
+            // legs. Characters these do not apply to (no named arms, no skin) are left out.
+            if (a_pose > 0.0 && !proportions::lower_arms(&mut varied, a_pose))
+                || (chibi && !proportions::chibi(&mut varied, 2.0, 0.7))
+            {
+                break;
+            }
             if repose_degrees > 0.0 {
                 repose(&mut varied, repose_degrees.to_radians(), &mut rng);
             }

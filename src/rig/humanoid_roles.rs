@@ -112,12 +112,12 @@ fn sided_part(part: &str) -> Option<fn(Side) -> HumanoidRole> {
         "arm" | "upperarm" | "humerus" | "uparm" => HumanoidRole::UpperArm,
         "forearm" | "lowerarm" | "elbow" | "radius" | "lowarm" => HumanoidRole::LowerArm,
         "hand" | "wrist" => HumanoidRole::Hand,
-        "upleg" | "upperleg" | "thigh" | "femur" | "uleg" => HumanoidRole::UpperLeg,
-        "leg" | "lowerleg" | "calf" | "shin" | "knee" | "tibia" | "lowleg" => {
+        "upleg" | "upperleg" | "legupper" | "thigh" | "femur" | "uleg" => HumanoidRole::UpperLeg,
+        "leg" | "lowerleg" | "leglower" | "calf" | "shin" | "knee" | "tibia" | "lowleg" => {
             HumanoidRole::LowerLeg
         }
-        "foot" | "ankle" => HumanoidRole::Foot,
-        "toebase" | "toe" | "toes" | "ball" => HumanoidRole::Toes,
+        "foot" | "ankle" | "legfoot" => HumanoidRole::Foot,
+        "toebase" | "toe" | "toes" | "ball" | "legtoe" => HumanoidRole::Toes,
         _ => return None,
     })
 }

@@ -238,6 +238,22 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('auto recognises the body plan and fits its library template', async () => {
+    const { page, errors } = app;
+    // The default, auto: the Fox is recognised as a quadruped and gets the library's fox
+    // template, names and all, and the page says so.
+    const fox = [...readData('eval/Fox.glb').bytes];
+    const auto = await page.evaluate(async (b) => {
+      const result = await window.rigkit.rig(new Uint8Array(b), 'Fox.glb', { template: 'auto', method: 'geometric' });
+      return { recognised: result.recognised, names: result.names };
+    }, fox);
+    assert.equal(auto.recognised.plan, 'quadruped', JSON.stringify(auto.recognised));
+    assert.equal(auto.recognised.template, 'rig-fox');
+    assert.ok(auto.names.includes('Tail_End'), auto.names.join());
+    assert.match(await page.textContent('#status-rig'), /recognised quadruped 0\.\d\d, fitted rig-fox/);
+    assert.deepEqual(errors, []);
+  });
+
   test('the neural method rigs in the browser, on WebGPU when the worker gets an adapter', async () => {
     const { page, errors } = app;
     const rig = await rigNeural(page, 'eval/mannequiny.glb', 'mannequiny.glb');
