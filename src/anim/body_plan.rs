@@ -11,6 +11,9 @@ use crate::rig::{JointId, Skeleton, name_words};
 /// A run of joints without branches, from the joint after a branch point to a tip.
 pub type Chain = Vec<JointId>;
 
+/// Words naming chains that hang or spread but never stand.
+const NOT_LEGS: [&str; 5] = ["tail", "wing", "hair", "ear", "ears"];
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct BodyPlan {
     /// Where the creature faces (horizontal, unit).
@@ -129,10 +132,25 @@ impl BodyPlan {
             foot_of(c).map_or(lowest[start], |f| lowest[start].min(pos(f.index()).y))
         };
         // The ground is where the lowest tip stands (a foot, a hoof, an IK target), not a
-        // pivot the rig keeps on the floor below a flying body.
-        let lo_y = (0..n)
-            .filter(|&j| children[j].is_empty())
-            .map(|j| pos(j).y)
+        // pivot the rig keeps on the floor below a flying body, nor a tail dragging below the
+        // feet (a tip whose chain is named as no leg is, where any other tip is left).
+        let dangles = |j: usize| {
+            let mut at = Some(j);
+            while let Some(k) = at.filter(|&k| !is_root(k)) {
+                let words = name_words(&skeleton.joints[k].name);
+                if words.iter().any(|w| NOT_LEGS.contains(&w.as_str())) {
+                    return true;
+                }
+                at = skeleton.joints[k].parent.map(|p| p.index());
+            }
+            false
+        };
+        let tips: Vec<usize> = (0..n).filter(|&j| children[j].is_empty()).collect();
+        let standing: Vec<usize> = tips.iter().copied().filter(|&j| !dangles(j)).collect();
+        let standing = if standing.is_empty() { tips } else { standing };
+        let lo_y = standing
+            .iter()
+            .map(|&j| pos(j).y)
             .fold(f32::INFINITY, f32::min)
             .min(hi.y);
         let height = hi.y - lo_y;
@@ -151,7 +169,7 @@ impl BodyPlan {
             low <= ground
                 && pos(start).y - low > 0.1 * height
                 && height > 0.05 * size
-                && !named(c, &["tail", "wing", "hair", "ear", "ears"])
+                && !named(c, &NOT_LEGS)
         };
         let mut legs: Vec<Chain> = segments.iter().filter(|c| is_leg(c)).cloned().collect();
         // A leg's first segment may end at a branch (toes, claws): keep it as the leg. But a

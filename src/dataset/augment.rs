@@ -87,8 +87,7 @@ pub fn augment(character: &mut Character, options: &Augmentations, rng: &mut Rng
 /// Poses every joint by a random rotation of up to `max_angle`, skins the mesh into that pose
 /// and makes it the rest pose: the network must not rely on T-poses.
 pub fn repose(character: &mut Character, max_angle: f32, rng: &mut Rng) {
-    let (Some(skeleton), Some(skin)) = (character.skeleton.as_mut(), character.skin.as_ref())
-    else {
+    let (Some(skeleton), Some(_)) = (character.skeleton.as_ref(), character.skin.as_ref()) else {
         return;
     };
     let bind = skeleton.bind_world();
@@ -101,6 +100,16 @@ pub fn repose(character: &mut Character, max_angle: f32, rng: &mut Rng) {
             None => bind[j],
         }
     });
+    make_rest_pose(character, posed);
+}
+
+/// Skins the mesh into the pose `posed` (a world matrix per joint) and makes it the rest
+/// pose; nothing changes for a character without a skeleton or skin.
+pub(crate) fn make_rest_pose(character: &mut Character, posed: Vec<Mat4>) {
+    let (Some(skeleton), Some(skin)) = (character.skeleton.as_mut(), character.skin.as_ref())
+    else {
+        return;
+    };
     character.mesh.positions = skin_positions(
         &character.mesh.positions,
         skin,

@@ -6,7 +6,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use crate::Character;
-use crate::anim::{skin_positions, skinning_matrices};
+use crate::dataset::augment::make_rest_pose;
 use crate::rig::{HumanoidRole, Side, humanoid_roles};
 
 /// Lowers both upper arms by `degrees` towards the ground (+Y up), turning about the
@@ -90,8 +90,7 @@ fn about(pivot: Vec3, m: Mat4) -> Mat4 {
 /// Applies each `(joint, transform)` to that joint and everything below it, in order, then
 /// skins the mesh into the new rest pose.
 fn bake(character: &mut Character, edits: &[(usize, Mat4)]) -> bool {
-    let (Some(skeleton), Some(skin)) = (character.skeleton.as_mut(), character.skin.as_ref())
-    else {
+    let (Some(skeleton), Some(_)) = (character.skeleton.as_ref(), character.skin.as_ref()) else {
         return false;
     };
     let mut posed = skeleton.bind_world();
@@ -102,16 +101,7 @@ fn bake(character: &mut Character, edits: &[(usize, Mat4)]) -> bool {
             }
         }
     }
-    character.mesh.positions = skin_positions(
-        &character.mesh.positions,
-        skin,
-        &skinning_matrices(skeleton, &posed),
-    );
-    for (joint, m) in skeleton.joints.iter_mut().zip(posed) {
-        joint.world_bind = m;
-    }
-    character.mesh.normals =
-        crate::mesh::vertex_normals(&character.mesh.positions, &character.mesh.triangles);
+    make_rest_pose(character, posed);
     true
 }
 
