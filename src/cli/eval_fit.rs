@@ -81,9 +81,14 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             }
         }
     }
+    // The classifier and the bundled library, only for `--choose-by-plan`.
     let device = cpu_device();
-    let planner = PlanNet::bundled(&device)?;
-    let bundled = Library::shared().ok_or("the template library does not read")?;
+    let planner = if by_plan {
+        let library = Library::shared().ok_or("the template library does not read")?;
+        Some((PlanNet::bundled(&device)?, library))
+    } else {
+        None
+    };
     let files: Vec<PathBuf> = inputs
         .iter()
         .flat_map(|i| rigged_files(Path::new(i)))
@@ -154,12 +159,11 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             for p in &mut mesh.positions {
                 *p = place.transform_point3(*p);
             }
-            let fitted = if by_plan {
+            let fitted = if let Some((planner, bundled)) = &planner {
                 // The body-plan classifier's choice, as `--template auto` makes it.
-                let (class, p) = planner.recognise_mesh(&mesh, &device)?.best();
-                let chosen = (p >= AUTO_CONFIDENCE)
-                    .then(|| class.template())
-                    .flatten()
+                let recognition = planner.recognise_mesh(&mesh, &device)?;
+                let (class, p) = recognition.best();
+                let chosen = (recognition.choice(AUTO_CONFIDENCE).template())
                     .and_then(|name| bundled.get(name))
                     .and_then(|rig| best_template(&candidates, &rig.skeleton));
                 match chosen {
@@ -174,7 +178,8 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
                             );
                         }
                         let rig = with_bodies(chosen, &candidates, one_body);
-                        carry(&mesh, &Body::of(&mesh, &AutoOptions::default())?, &rig).skeleton
+                        let source = SkeletonSource::Rigged(Box::new(rig));
+                        skeleton_for(&mesh, &source, &AutoOptions::default())?
                     }
                     None => {
                         out!(

@@ -7,7 +7,7 @@ use rigkit::compute::cpu_device;
 use rigkit::dataset::Split;
 use rigkit::neural::PlanNet;
 use rigkit::neural::train::plans::{PlanExample, read_examples, recognitions, threshold_table};
-use rigkit::recognise::{AUTO_CONFIDENCE, BodyClass};
+use rigkit::recognise::AUTO_CONFIDENCE;
 
 pub fn recognise(args: &[String]) -> Result<(), CliError> {
     if args.is_empty() {
@@ -22,11 +22,7 @@ pub fn recognise(args: &[String]) -> Result<(), CliError> {
     for file in args {
         let character = super::load(file)?;
         let recognition = model.recognise_mesh(&character.mesh, &device)?;
-        let mut ranked: Vec<(BodyClass, f32)> = BodyClass::ALL
-            .into_iter()
-            .zip(recognition.probabilities.iter().copied())
-            .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let ranked = recognition.ranked();
         let template = ranked[0].0.template().unwrap_or("free-form skeleton");
         out!(
             "{file}: {} {:.2} (then {} {:.2}; template {template})",

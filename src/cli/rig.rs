@@ -77,7 +77,8 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
 
 /// `rigkit rig MESH -o OUT.glb [--template auto|free|humanoid|rig-NAME|FILE.glb|FILE.bvh]
 /// [--method geometric]`: a skeleton fitted to the mesh (by default the library template of
-/// the body plan recognised, else the free-form one) and skin weights for it, written as a rigged GLB in the input's frame.
+/// the body plan recognised, else the free-form one) and skin weights for it, written as a
+/// rigged GLB in the input's frame.
 pub fn rig(args: &[String]) -> Result<(), CliError> {
     let mut input = None;
     let mut output = None;
@@ -160,11 +161,7 @@ pub(super) fn skeleton_source(
 /// template fitted.
 pub(super) fn describe_choice(recognised: &rigkit::pipeline::Recognised) -> String {
     use rigkit::recognise::BodyClass;
-    let mut ranked: Vec<(BodyClass, f32)> = BodyClass::ALL
-        .into_iter()
-        .zip(recognised.recognition.probabilities.iter().copied())
-        .collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let ranked = recognised.recognition.ranked();
     let (best, p) = ranked[0];
     let fitted = match recognised.template {
         Some(name) => format!("fitted {name}"),

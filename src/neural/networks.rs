@@ -1,8 +1,8 @@
-//! The heads and the body-plan classifier on one device, with the records shipped in `models/` compiled in (they are
-//! small: the page downloads them with the module and needs no request later), and the
-//! stages as the native pipeline runs them, reading results back synchronously.
+//! The heads and the body-plan classifier on one device, with the records shipped in
+//! `models/` compiled in (they are small: the page downloads them with the module and needs
+//! no request later), and the stages as the native pipeline runs them, reading results back
+//! synchronously.
 
-use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor};
 
 use super::config::config_from_json;
@@ -55,10 +55,9 @@ impl Networks {
     /// # Errors
     /// [`NeuralError::Describe`] for a mesh without area or extent, or a failed read-back.
     pub async fn recognise_async(&self, mesh: &Mesh) -> Result<Recognition, NeuralError> {
-        let features = describe(mesh)?;
-        let logits = self.plan.forward(features_tensor(&features, &self.device)?);
+        let features = features_tensor(&describe(mesh)?, &self.device)?;
         Ok(Recognition {
-            probabilities: read_async(softmax(logits, 1)).await?,
+            probabilities: read_async(self.plan.probabilities(features)).await?,
         })
     }
 

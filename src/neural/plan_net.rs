@@ -85,10 +85,17 @@ impl PlanNet {
     /// # Errors
     /// [`NeuralError::Mismatch`] for a description of the wrong length, or a failed read-back.
     pub fn recognise(&self, features: &[f32], device: &Device) -> Result<Recognition, NeuralError> {
-        let logits = self.forward(features_tensor(features, device)?);
         Ok(Recognition {
-            probabilities: read(softmax(logits, 1))?,
+            probabilities: read(self.probabilities(features_tensor(features, device)?))?,
         })
+    }
+
+    /// Class probabilities, each row summing to one.
+    ///
+    /// # Shapes
+    /// `[batch, FEATURES]` → `[batch, classes]`.
+    pub fn probabilities(&self, features: Tensor<2>) -> Tensor<2> {
+        softmax(self.forward(features), 1)
     }
 }
 

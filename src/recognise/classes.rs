@@ -113,6 +113,16 @@ impl Recognition {
         (BodyClass::from_index(index).unwrap_or(BodyClass::Other), p)
     }
 
+    /// Every class with its probability, likeliest first.
+    pub fn ranked(&self) -> Vec<(BodyClass, f32)> {
+        let mut ranked: Vec<(BodyClass, f32)> = BodyClass::ALL
+            .into_iter()
+            .zip(self.probabilities.iter().copied())
+            .collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        ranked
+    }
+
     /// The class to rig as: the likeliest, unless it is less sure than `confidence`, which
     /// makes it [`BodyClass::Other`] (the free-form skeleton fits anything).
     pub fn choice(&self, confidence: f32) -> BodyClass {

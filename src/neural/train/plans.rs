@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use burn::tensor::activation::{log_softmax, softmax};
+use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use super::corpus::parallel_map;
@@ -270,8 +270,8 @@ pub fn recognitions(
     if examples.is_empty() {
         return Vec::new();
     }
-    let logits = model.forward(batch(examples.iter(), device));
-    let values = softmax(logits, 1)
+    let values = model
+        .probabilities(batch(examples.iter(), device))
         .into_data()
         .try_to_vec::<f32>()
         .unwrap_or_default();
