@@ -4,8 +4,13 @@
 export type RigStage = 'parse' | 'voxelise' | 'skeleton' | 'skin' | 'export';
 
 export interface RigOptions {
-  /** Skeleton to fit: any creature ('auto') or a template. Default 'auto'. */
-  template?: 'auto' | 'humanoid' | 'quadruped' | 'bird' | 'chain';
+  /** Skeleton to fit. 'auto' (default): the body plan is recognised and its library template
+   * fitted, or the free-form skeleton where the classifier is unsure; 'free': the free-form
+   * skeleton (any creature); a library template by name; or one of ours. */
+  template?:
+    | 'auto' | 'free' | 'humanoid' | 'quadruped' | 'bird' | 'chain'
+    | 'rig-human' | 'rig-fox' | 'rig-horse' | 'rig-bird' | 'rig-dragon' | 'rig-kaiju'
+    | 'rig-shark' | 'rig-snake' | 'rig-spider';
   /** 'best' (default: per stage what measured better on the eval set), 'geometric', or
    * 'neural' (both stages refined by the trained networks). Networks run on WebGPU when the
    * browser has an adapter, else on the CPU. */
@@ -35,6 +40,12 @@ export class Rig {
   readonly joints: Float32Array;
   readonly weights: SparseWeights;
   readonly vertexCount: number;
+  /** What template 'auto' recognised (the likeliest plan and its probability) and fitted
+   * (null: the free-form skeleton); null for other templates and for rigs not made by a
+   * Rigger. */
+  readonly recognised: {
+    plan: string; confidence: number; riggedAs: string; template: string | null;
+  } | null;
   /** Milliseconds per stage, for rigs made by a Rigger. */
   readonly timings: { parse: number; skeleton: number; skin: number; export: number } | null;
   /** The rigged character as GLB bytes. */

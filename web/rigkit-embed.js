@@ -51,6 +51,7 @@ export class Rig {
     this.weights = description.weights;
     this.vertexCount = description.vertexCount;
     this.timings = description.timings || null;
+    this.recognised = description.recognised || null;
   }
 
   /** The rigged character as GLB bytes (validator-clean). */
@@ -113,7 +114,7 @@ export class Rigger {
     });
     const base = files[0].name.replace(/\.[^.]*$/, '');
     const description = module.describeRig(result.glb, `${base}-rigged.glb`);
-    return new Rig(result.glb, { ...description, timings: result.timings });
+    return new Rig(result.glb, { ...description, timings: result.timings, recognised: result.recognised });
   }
 
   /** Stops the worker; a rig in progress is cancelled. */

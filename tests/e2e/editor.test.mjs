@@ -163,6 +163,9 @@ describe('embedding', () => {
       const rig = await page.evaluate((bytes) => window.rigWithApi(bytes, 'Fox.glb'), [...fox]);
       assert.ok(rig.jointCount >= 2 && rig.joints === 3 * rig.jointCount && rig.parents[0] === -1, JSON.stringify(rig));
       assert.equal(rig.offsets, 1728 + 1);
+      // 'auto' recognised the Fox and fitted the library's fox template.
+      assert.equal(rig.recognised && rig.recognised.template, 'rig-fox', JSON.stringify(rig.recognised));
+      assert.ok(rig.names.includes('Tail_End'), rig.names.join());
       await page.screenshot({ path: path.join(artifacts, 'embed-example.png') });
       assert.deepEqual(requests.filter((u) => !u.startsWith(server.url)), []);
       assert.deepEqual(errors, []);
