@@ -5,22 +5,25 @@
 use std::path::{Path, PathBuf};
 
 use super::CliError;
+use rigkit::anim::proportions;
 use rigkit::compute::cpu_device;
 use rigkit::dataset::augment::{repose, rescale};
-use rigkit::dataset::proportions;
 use rigkit::eval::{joint_error, random_placement};
+use rigkit::mesh::Mesh;
 use rigkit::neural::PlanNet;
 use rigkit::random::Rng;
 use rigkit::recognise::AUTO_CONFIDENCE;
 use rigkit::rig::Skeleton;
 use rigkit::skeleton::{
-    AutoOptions, Body, Carried, Library, SkeletonSource, TemplateRig, carry, skeleton_for,
+    AutoOptions, Body, Carried, Library, SkeletonSource, TemplateRig, carry, skeleton_for, stances,
 };
 
-/// One template of the library: its file and its rig.
+/// One template of the library: its file, its rig, and the file's other humanoid
+/// [`stances`] (A-posed, chibi) that fits carry as more bodies.
 struct Entry {
     file: String,
     rig: TemplateRig,
+    stances: Vec<(Skeleton, Mesh)>,
 }
 
 pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
@@ -39,6 +42,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     let mut a_pose = 0.0f32;
     let mut chibi = false;
     let mut one_body = false;
+    let mut as_rigged = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
@@ -60,6 +64,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             "--a-pose" => a_pose = parse(&value("--a-pose")?)?,
             "--chibi" => chibi = true,
             "--one-body" => one_body = true,
+            "--as-rigged" => as_rigged = true,
             other if other.starts_with("--") => {
                 return Err(format!("eval-fit: unknown option '{other}'").into());
             }
@@ -73,10 +78,16 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     for dir in &library_dirs {
         for path in rigged_files(Path::new(dir)) {
             let c = super::load(&path.to_string_lossy())?;
-            if let Some(skeleton) = c.skeleton {
+            let mut bodies = stances(&c).into_iter();
+            if let Some((skeleton, mesh)) = bodies.next() {
                 library.push(Entry {
                     file: file_name(&path),
-                    rig: TemplateRig::new(skeleton, c.mesh),
+                    rig: TemplateRig::new(skeleton, mesh),
+                    stances: if as_rigged {
+                        Vec::new()
+                    } else {
+                        bodies.collect()
+                    },
                 });
             }
         }
@@ -103,6 +114,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
         "seconds"
     );
     let mut means = Vec::new();
+    let mut by_template: Vec<(String, f32)> = Vec::new();
     let mut right = Vec::new();
     for path in &files {
         let character = super::load(&path.to_string_lossy())?;
@@ -242,6 +254,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
         let mean = errors.iter().sum::<f32>() / errors.len() as f32;
         let worst = errors.iter().copied().fold(0.0, f32::max);
         means.push(mean);
+        by_template.push((entry.file.clone(), mean));
         if choose || by_plan {
             right.push(chosen_right as f32 / placements as f32);
         }
@@ -260,6 +273,23 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             "",
             ""
         );
+        // Per template, so per body plan: the characters fitted with each.
+        let mut templates: Vec<&str> = by_template.iter().map(|(t, _)| t.as_str()).collect();
+        templates.sort_unstable();
+        templates.dedup();
+        for template in templates {
+            let of: Vec<f32> = (by_template.iter())
+                .filter(|(t, _)| t == template)
+                .map(|(_, m)| *m)
+                .collect();
+            let mean = of.iter().sum::<f32>() / of.len() as f32;
+            let worst = of.iter().copied().fold(0.0, f32::max);
+            out!(
+                "{:<28} {template:<28} {:>7} {mean:>8.3} {worst:>8.3}",
+                format!("mean of {} on", of.len()),
+                ""
+            );
+        }
         if choose || by_plan {
             let share = right.iter().sum::<f32>() / right.len() as f32;
             out!("template chosen right: {:.1} %", 100.0 * share);
@@ -268,18 +298,20 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `entry`'s template with every other candidate body rigged with it (the same joint names),
-/// unless asked for its own body alone.
+/// `entry`'s template with its other stances and every other candidate body rigged with it
+/// (the same joint names) in each of its stances, unless asked for its own body alone.
 fn with_bodies(entry: &Entry, candidates: &[&Entry], one_body: bool) -> TemplateRig {
     let mut template = entry.rig.clone();
     if !one_body {
-        template.bodies = candidates
-            .iter()
-            .filter(|e| {
-                e.file != entry.file && name_share(&e.rig.skeleton, &entry.rig.skeleton) > 0.9
-            })
-            .map(|e| (e.rig.skeleton.clone(), e.rig.mesh.clone()))
-            .collect();
+        template.bodies = entry.stances.clone();
+        for e in candidates {
+            if e.file != entry.file && name_share(&e.rig.skeleton, &entry.rig.skeleton) > 0.9 {
+                template
+                    .bodies
+                    .push((e.rig.skeleton.clone(), e.rig.mesh.clone()));
+                template.bodies.extend(e.stances.iter().cloned());
+            }
+        }
     }
     template
 }

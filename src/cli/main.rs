@@ -100,7 +100,7 @@ USAGE:
                                   Change between two eval reports
     rigkit eval-fit FILES|DIRS --library DIR [--library DIR…] [--placements N]
                     [--seed S] [--scale LO HI] [--yaw] [--skeleton-only]
-                    [--repose DEG] [--stretch F] [--own] [--one-body] [--choose]
+                    [--repose DEG] [--stretch F] [--own] [--one-body] [--as-rigged] [--choose]
                                   Fit the library template whose joint names each rigged
                                   character shares onto it, moved, scaled and turned N
                                   times, and score the fitted joints against the artist's

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use glam::{IVec3, Mat4, Quat, Vec3};
 
 use crate::Character;
-use crate::anim::{skin_positions, skinning_matrices};
+use crate::anim::bake_rest_pose;
 use crate::mesh::{MeshPart, vertex_normals};
 use crate::random::Rng;
 use crate::rig::top_influences;
@@ -100,25 +100,7 @@ pub fn repose(character: &mut Character, max_angle: f32, rng: &mut Rng) {
             None => bind[j],
         }
     });
-    make_rest_pose(character, posed);
-}
-
-/// Skins the mesh into the pose `posed` (a world matrix per joint) and makes it the rest
-/// pose; nothing changes for a character without a skeleton or skin.
-pub(crate) fn make_rest_pose(character: &mut Character, posed: Vec<Mat4>) {
-    let (Some(skeleton), Some(skin)) = (character.skeleton.as_mut(), character.skin.as_ref())
-    else {
-        return;
-    };
-    character.mesh.positions = skin_positions(
-        &character.mesh.positions,
-        skin,
-        &skinning_matrices(skeleton, &posed),
-    );
-    for (joint, m) in skeleton.joints.iter_mut().zip(posed) {
-        joint.world_bind = m;
-    }
-    refresh_normals(character);
+    bake_rest_pose(character, posed);
 }
 
 /// Scales the character about the origin by `s` per axis; joint frames keep their rotation.

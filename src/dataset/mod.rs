@@ -7,7 +7,6 @@ pub mod augment;
 pub mod body_plans;
 pub mod creature;
 pub mod points;
-pub mod proportions;
 pub mod split;
 pub mod stats;
 pub mod zero_ad;

@@ -37,7 +37,8 @@ pub struct Carried {
 ///
 /// With more bodies rigged with the template ([`TemplateRig::bodies`]), each is carried and
 /// every joint goes to the blend of its places by the bodies that fit best (weighted by how
-/// much more each bent than the best: a body bending a tenth more counts e⁻¹ as much).
+/// much more each bent than the best: a body bending a tenth more counts e⁻¹ as much), turned
+/// as the best of them turns it.
 pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     // The mesh's surface, sampled once for every body and overlay.
     let target = register::surface_points(mesh, SAMPLES);
@@ -67,11 +68,19 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     let mut skeleton = fits[0].skeleton.clone();
     for (joint, &inside) in skeleton.joints.iter_mut().zip(&inside) {
         let (mut sum, mut total) = (Vec3::ZERO, 0.0);
+        // The frame of the body that fits best: an A-posed body's arm frames follow its arms.
+        let mut frame = (0.0, None);
         for (fit, &w) in fits.iter().zip(&weights) {
             if let Some(there) = fit.skeleton.joints.iter().find(|j| j.name == joint.name) {
                 sum += there.position() * w;
                 total += w;
+                if w > frame.0 {
+                    frame = (w, Some(there.world_bind));
+                }
             }
+        }
+        if let (_, Some(m)) = frame {
+            joint.world_bind = m;
         }
         if total > 0.0 {
             // A blend of places inside a thin limb may leave it: kept inside as one body is.

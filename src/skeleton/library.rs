@@ -4,9 +4,43 @@
 //! the result by joint name.
 
 use super::TemplateRig;
-use crate::Limits;
+use crate::anim::proportions::{chibi, lower_arms};
 use crate::io::ImportError;
+use crate::mesh::Mesh;
 use crate::rig::Skeleton;
+use crate::{Character, Limits};
+
+/// Arms lowered from a humanoid body's T-pose by these angles (degrees): most characters come
+/// in A-poses, onto which a T-posed body overlays sideways and cannot bend its arms down.
+const A_POSES: [f32; 2] = [30.0, 55.0];
+/// Chibi proportions of a humanoid body: its head this many times its size, its legs this
+/// many times their length.
+const CHIBI: (f32, f32) = (1.8, 0.75);
+
+/// A rigged body as its artist made it, then — for a humanoid with a skin — in the stances
+/// and proportions characters come in that its own does not cover: arms lowered into A-poses
+/// ([`A_POSES`]) and a chibi ([`CHIBI`]), each baked into the rest pose. A template carries
+/// all of them and blends the ones that fit best ([`super::carry`]), so an A-posed or
+/// big-headed mesh gets the body it resembles.
+pub fn stances(character: &Character) -> Vec<(Skeleton, Mesh)> {
+    let Some(skeleton) = character.skeleton.clone() else {
+        return Vec::new();
+    };
+    let mut bodies = vec![(skeleton, character.mesh.clone())];
+    let mut vary = |change: &dyn Fn(&mut Character) -> bool| {
+        let mut varied = character.clone();
+        if change(&mut varied)
+            && let Some(skeleton) = varied.skeleton
+        {
+            bodies.push((skeleton, varied.mesh));
+        }
+    };
+    for degrees in A_POSES {
+        vary(&|c| lower_arms(c, degrees));
+    }
+    vary(&|c| chibi(c, CHIBI.0, CHIBI.1));
+    bodies
+}
 
 /// Named rigged templates.
 #[derive(Debug, Clone, Default)]
@@ -84,8 +118,9 @@ impl Library {
     }
 
     /// A library of rigged files, named as given; each must hold a skeleton and a mesh. The
-    /// first file of a name is that template on its own body; later files of the same name
-    /// are more bodies rigged with it ([`TemplateRig::bodies`]).
+    /// first file of a name is that template on its own body; later files of the same name,
+    /// and every file's humanoid [`stances`], are more bodies rigged with it
+    /// ([`TemplateRig::bodies`]).
     ///
     /// # Errors
     /// The first file's [`ImportError`] that is not a rigged mesh
@@ -94,16 +129,24 @@ impl Library {
         let mut entries: Vec<(String, TemplateRig)> = Vec::with_capacity(files.len());
         for (name, bytes) in files {
             let character = crate::io::import(bytes, &format!("{name}.glb"), limits)?;
-            let skeleton = character.skeleton.ok_or_else(|| ImportError::NoSkeleton {
-                name: (*name).to_owned(),
-            })?;
-            match entries.iter_mut().find(|(n, _)| n == name) {
-                Some((_, rig)) => rig.bodies.push((skeleton, character.mesh)),
-                None => entries.push((
-                    (*name).to_owned(),
-                    TemplateRig::new(skeleton, character.mesh),
-                )),
-            }
+            let mut bodies = stances(&character).into_iter();
+            let Some((skeleton, mesh)) = bodies.next() else {
+                return Err(ImportError::NoSkeleton {
+                    name: (*name).to_owned(),
+                });
+            };
+            let rig = match entries.iter().position(|(n, _)| n == name) {
+                Some(i) => {
+                    entries[i].1.bodies.push((skeleton, mesh));
+                    &mut entries[i].1
+                }
+                None => {
+                    let last = entries.len();
+                    entries.push(((*name).to_owned(), TemplateRig::new(skeleton, mesh)));
+                    &mut entries[last].1
+                }
+            };
+            rig.bodies.extend(bodies);
         }
         Ok(Self { entries })
     }

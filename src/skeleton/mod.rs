@@ -24,7 +24,7 @@ pub use auto::{ChainOptions, Interior};
 pub use carry::{Carried, carry};
 pub use humanoid::MIXAMO_PREFIX;
 pub use level_sets::{ShellGraph, depth_inside, shell_graph};
-pub use library::Library;
+pub use library::{Library, stances};
 pub use register::{axis_turns, surface_points};
 
 use crate::Limits;

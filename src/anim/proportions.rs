@@ -5,8 +5,8 @@
 
 use glam::{Mat4, Quat, Vec3};
 
+use super::bake_rest_pose;
 use crate::Character;
-use crate::dataset::augment::make_rest_pose;
 use crate::rig::{HumanoidRole, Side, humanoid_roles};
 
 /// Lowers both upper arms by `degrees` towards the ground (+Y up), turning about the
@@ -101,7 +101,7 @@ fn bake(character: &mut Character, edits: &[(usize, Mat4)]) -> bool {
             }
         }
     }
-    make_rest_pose(character, posed);
+    bake_rest_pose(character, posed);
     true
 }
 
@@ -117,7 +117,7 @@ fn at_or_below(skeleton: &crate::rig::Skeleton, j: usize, ancestor: usize) -> bo
     false
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "dataset"))]
 mod tests {
     use super::*;
     use crate::dataset::creature::{Morphology, generate};
