@@ -117,7 +117,8 @@ fn at_or_below(skeleton: &crate::rig::Skeleton, j: usize, ancestor: usize) -> bo
     false
 }
 
-#[cfg(all(test, feature = "dataset"))]
+#[cfg(test)]
+#[cfg(feature = "dataset")]
 mod tests {
     use super::*;
     use crate::dataset::creature::{Morphology, generate};
