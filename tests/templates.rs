@@ -156,6 +156,12 @@ fn varied(character: &Character, seed: u64) -> (Character, glam::Mat4) {
         glam::Quat::from_rotation_x(std::f32::consts::FRAC_PI_2) * glam::Quat::from_rotation_y(0.6),
         Vec3::new(300.0, -40.0, 12.0),
     );
+    put(&mut c, place);
+    (c, place)
+}
+
+/// `c`'s mesh and skeleton moved by `place`.
+fn put(c: &mut Character, place: glam::Mat4) {
     for p in &mut c.mesh.positions {
         *p = place.transform_point3(*p);
     }
@@ -164,7 +170,6 @@ fn varied(character: &Character, seed: u64) -> (Character, glam::Mat4) {
             j.world_bind = place * j.world_bind;
         }
     }
-    (c, place)
 }
 
 /// The joints that lay inside the template's body lie inside the target's (all but one in
@@ -394,9 +399,14 @@ fn in_pieces(character: &Character) -> Character {
 }
 
 /// Fits `template` onto `target` and returns the mean error of the same-named joints
-/// (×10⁻² of the longest side); writes the fit, moved back by `place`'s inverse, to
+/// (×10⁻² of the longest side) and the fit; writes the fit, moved back by `place`'s inverse, to
 /// `$RIGKIT_GALLERY/{name}.glb` when set.
-fn fit_error(template: &TemplateRig, target: &Character, place: glam::Mat4, name: &str) -> f32 {
+fn fit_error(
+    template: &TemplateRig,
+    target: &Character,
+    place: glam::Mat4,
+    name: &str,
+) -> (f32, Skeleton) {
     let source = SkeletonSource::Rigged(Box::new(template.clone()));
     let fitted = skeleton_for(&target.mesh, &source, &AutoOptions::default()).unwrap();
     let truth = target.skeleton.as_ref().unwrap();
@@ -407,11 +417,11 @@ fn fit_error(template: &TemplateRig, target: &Character, place: glam::Mat4, name
         for p in &mut shown.mesh.positions {
             *p = back.transform_point3(*p);
         }
-        let mut fitted = fitted;
-        for j in &mut fitted.joints {
+        let mut shown_fit = fitted.clone();
+        for j in &mut shown_fit.joints {
             j.world_bind = back * j.world_bind;
         }
-        shown.skeleton = Some(fitted);
+        shown.skeleton = Some(shown_fit);
         shown.skin = None;
         shown.animations.clear();
         let bytes = rigkit::export::export_glb(&shown, &Default::default()).unwrap();
@@ -421,7 +431,7 @@ fn fit_error(template: &TemplateRig, target: &Character, place: glam::Mat4, name
         )
         .unwrap();
     }
-    error
+    (error, fitted)
 }
 
 #[test]
@@ -432,7 +442,7 @@ fn the_human_template_fits_a_body_of_separate_parts() {
     let own_body = TemplateRig::new(male.skeleton.clone(), male.mesh.clone());
     let zombie = load("train/mesh2motion-variations/human-zombie.glb");
     let (target, place) = varied(&in_pieces(&zombie), 17);
-    let error = fit_error(&own_body, &target, place, "separate-parts");
+    let (error, _) = fit_error(&own_body, &target, place, "separate-parts");
     assert!(error < 5.0, "joints {error} (×10⁻²) from the artist's");
 }
 
@@ -456,14 +466,7 @@ fn placed(character: &Character) -> (Character, glam::Mat4) {
         Vec3::new(-30.0, 4.0, 90.0),
     );
     let mut c = character.clone();
-    for p in &mut c.mesh.positions {
-        *p = place.transform_point3(*p);
-    }
-    if let Some(s) = c.skeleton.as_mut() {
-        for j in &mut s.joints {
-            j.world_bind = place * j.world_bind;
-        }
-    }
+    put(&mut c, place);
     (c, place)
 }
 
@@ -481,17 +484,11 @@ fn the_human_template_fits_an_a_posed_body_and_a_chibi() {
     assert!(chibi(&mut small, 2.0, 0.7));
     for (body, name) in [(a_posed, "a-pose"), (small, "chibi")] {
         let (target, place) = placed(&body);
-        let error = fit_error(&template, &target, place, name);
+        let (error, fitted) = fit_error(&template, &target, place, name);
         assert!(
             error < 5.0,
             "{name}: joints {error} (×10⁻²) from the artist's"
         );
-        let fitted = skeleton_for(
-            &target.mesh,
-            &SkeletonSource::Rigged(Box::new(template.clone())),
-            &AutoOptions::default(),
-        )
-        .unwrap();
         // Left stays left: each hand nearer the artist's same-side hand than the other.
         let truth = target.skeleton.as_ref().unwrap();
         for (hand, other) in [("hand_l", "hand_r"), ("hand_r", "hand_l")] {
