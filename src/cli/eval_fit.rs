@@ -43,6 +43,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     let mut chibi = false;
     let mut one_body = false;
     let mut as_rigged = false;
+    let mut each = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
@@ -65,6 +66,7 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             "--chibi" => chibi = true,
             "--one-body" => one_body = true,
             "--as-rigged" => as_rigged = true,
+            "--each" => each = true,
             other if other.starts_with("--") => {
                 return Err(format!("eval-fit: unknown option '{other}'").into());
             }
@@ -241,6 +243,11 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
             };
             match joint_error(&fitted, &truth, &varied.mesh.bounds()) {
                 Some((e, n)) => {
+                    if each {
+                        let worst =
+                            farthest_joints(&fitted, &truth, varied.mesh.bounds().longest_side());
+                        out!("  {name} placement {}: {e:.3} ({worst})", errors.len() + 1);
+                    }
                     errors.push(e);
                     matched = n;
                 }
@@ -366,4 +373,27 @@ fn parse<T: std::str::FromStr>(value: &str) -> Result<T, CliError> {
     value
         .parse()
         .map_err(|_| format!("eval-fit: '{value}' is not a number").into())
+}
+
+/// The joints of `fitted` farthest from their namesakes in `truth`, as "name distance", ×10⁻²
+/// of `size`.
+fn farthest_joints(fitted: &Skeleton, truth: &Skeleton, size: f32) -> String {
+    let mut far: Vec<(f32, &str)> = fitted
+        .joints
+        .iter()
+        .filter_map(|f| {
+            let t = truth.joints.iter().find(|t| t.name == f.name)?;
+            Some((
+                100.0 * f.position().distance(t.position()) / size,
+                f.name.as_str(),
+            ))
+        })
+        .collect();
+    far.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let named: Vec<String> = far
+        .iter()
+        .take(4)
+        .map(|(d, n)| format!("{n} {d:.1}"))
+        .collect();
+    named.join(", ")
 }

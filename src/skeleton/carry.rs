@@ -1,7 +1,7 @@
 //! A rigged template carried onto another mesh on its own body: overlaid, bent onto the
 //! mesh's surface, and each joint moved with the body around it.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::register::POINTS;
 use super::warp::WARP_POINTS;
@@ -12,6 +12,10 @@ use crate::rig::Skeleton;
 /// Overlays whose bending costs are within this ratio of the least are told apart by the
 /// feet.
 const TIE: f32 = 1.1;
+
+/// How alike ([`register::lopsided_alike`]) the two bodies' lean front to back must be for
+/// it to break a near tie.
+const LEANS: f32 = 0.3;
 
 /// Surface samples per body: all of them tell where the feet point, the first
 /// [`warp::WARP_POINTS`] are bent, the first [`register::POINTS`] overlaid.
@@ -38,23 +42,64 @@ pub struct Carried {
 /// With more bodies rigged with the template ([`TemplateRig::bodies`]), each is carried and
 /// every joint goes to the blend of its places by the bodies that fit best (weighted by how
 /// much more each bent than the best: a body bending a tenth more counts e⁻¹ as much), turned
-/// as the best of them turns it.
+/// as the best of them turns it. The bodies first agree on which way the mesh stands and
+/// faces (the way most of their preferred overlays take), and each is carried the likeliest
+/// way that agrees.
 pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     // The mesh's surface, sampled once for every body and overlay.
     let target = register::surface_points(mesh, SAMPLES);
     let target = target.as_deref();
-    let (own, inside) = carry_body(mesh, body, target, &rig.skeleton, &rig.mesh);
-    if rig.bodies.is_empty() {
+    let interior = body.interior(mesh);
+    let bodies: Vec<(&Skeleton, &Mesh)> = std::iter::once((&rig.skeleton, &rig.mesh))
+        .chain(rig.bodies.iter().map(|(s, m)| (s, m)))
+        .collect();
+    let ranked: Vec<Vec<Fit>> = bodies
+        .iter()
+        .map(|(_, template_mesh)| ranked_fits(mesh, target, template_mesh))
+        .collect();
+    // The bodies agree on which way the mesh stands and faces: one body may fit best upside
+    // down (a rabbit's long ears taken for legs) where most of the others do not.
+    let turn = agreed_turn(&ranked);
+    let mut fits: Vec<(Carried, Vec<bool>)> = bodies
+        .iter()
+        .zip(&ranked)
+        .map(|((skeleton, template_mesh), ranked)| {
+            let fit = ranked
+                .iter()
+                .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t)));
+            let (mut carried, inside) = place(mesh, &interior, skeleton, template_mesh, fit);
+            // A body with no overlay the way the others agree on has no say.
+            if fit.is_none() && turn.is_some() {
+                carried.cost = f32::INFINITY;
+            }
+            (carried, inside)
+        })
+        .collect();
+    if fits.len() == 1
+        && let Some((own, _)) = fits.pop()
+    {
         return own;
     }
-    let mut fits = vec![own];
-    fits.extend(rig.bodies.iter().map(|(skeleton, template_mesh)| {
-        carry_body(mesh, body, target, skeleton, template_mesh).0
-    }));
-    let least = fits.iter().map(|f| f.cost).fold(f32::INFINITY, f32::min);
+    blend(mesh, &interior, fits)
+}
+
+/// The carried skeleton of a template whose body has no surface to overlay.
+fn unreachable_fit(mesh: &Mesh, interior: &Interior<'_>, skeleton: &Skeleton) -> Carried {
+    Carried {
+        skeleton: align::align_to_bounds(skeleton, &mesh.bounds(), JOINT_MARGIN, &|p| {
+            interior.inside(p)
+        }),
+        cost: f32::INFINITY,
+    }
+}
+
+/// Every body's carried joints blended by how little it bent (see [`carry`]), each joint
+/// turned as the best body turns it; the first body's joints say which joints there are.
+fn blend(mesh: &Mesh, interior: &Interior<'_>, fits: Vec<(Carried, Vec<bool>)>) -> Carried {
+    let least = fits.iter().map(|f| f.0.cost).fold(f32::INFINITY, f32::min);
     let weights: Vec<f32> = fits
         .iter()
-        .map(|f| {
+        .map(|(f, _)| {
             if least.is_finite() && least > 0.0 {
                 (-(f.cost - least) / (BLEND * least)).exp()
             } else if f.cost == least {
@@ -64,13 +109,12 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
             }
         })
         .collect();
-    let interior = body.interior(mesh);
-    let mut skeleton = fits[0].skeleton.clone();
-    for (joint, &inside) in skeleton.joints.iter_mut().zip(&inside) {
+    let mut skeleton = fits[0].0.skeleton.clone();
+    for (joint, &inside) in skeleton.joints.iter_mut().zip(&fits[0].1) {
         let (mut sum, mut total) = (Vec3::ZERO, 0.0);
         // The frame of the body that fits best: an A-posed body's arm frames follow its arms.
         let mut frame = (0.0, None);
-        for (fit, &w) in fits.iter().zip(&weights) {
+        for ((fit, _), &w) in fits.iter().zip(&weights) {
             if let Some(there) = fit.skeleton.joints.iter().find(|j| j.name == joint.name) {
                 sum += there.position() * w;
                 total += w;
@@ -86,7 +130,7 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
             // A blend of places inside a thin limb may leave it: kept inside as one body is.
             let p = sum / total;
             let p = if inside {
-                just_inside(mesh, &interior, p)
+                just_inside(mesh, interior, p)
             } else {
                 p
             };
@@ -99,60 +143,115 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     }
 }
 
-/// The template's joints as `skeleton` places them in `template_mesh` (standing along +Y),
-/// carried onto `mesh` (whose surface samples are `target`), and which of them lay inside
-/// `template_mesh`.
-fn carry_body(
-    mesh: &Mesh,
-    body: &Body,
-    target: Option<&[Vec3]>,
-    skeleton: &Skeleton,
-    template_mesh: &Mesh,
-) -> (Carried, Vec<bool>) {
-    let interior = body.interior(mesh);
+/// One overlay of a template's body on the mesh, and its bend onto the mesh's surface.
+struct Fit {
+    overlay: register::Overlay,
+    warp: warp::Warp,
+}
+
+/// Overlays whose turns lie within this angle of each other stand and face the same way.
+const ALIKE: f32 = 45.0;
+
+fn alike(a: Mat3, b: Mat3) -> bool {
+    Quat::from_mat3(&a).angle_between(Quat::from_mat3(&b)) < ALIKE.to_radians()
+}
+
+/// The turn most bodies' preferred overlays agree on (ties to the body that bends least), or
+/// `None` when no body has one.
+fn agreed_turn(ranked: &[Vec<Fit>]) -> Option<Mat3> {
+    let preferred: Vec<&Fit> = ranked.iter().filter_map(|r| r.first()).collect();
+    preferred
+        .iter()
+        .map(|f| {
+            let votes = preferred
+                .iter()
+                .filter(|g| alike(f.overlay.turn, g.overlay.turn))
+                .count();
+            (votes, f)
+        })
+        .max_by(|(va, a), (vb, b)| va.cmp(vb).then(b.warp.cost.total_cmp(&a.warp.cost)))
+        .map(|(_, f)| f.overlay.turn)
+}
+
+/// The likeliest overlays of `template_mesh` on `mesh` (whose surface samples are `target`),
+/// each bent onto the mesh, the preferred first: of those that bend about as little as the
+/// least (within [`TIE`]), the ones whose feet point the way the mesh's do and whose lean
+/// front to back is the mesh's; then the rest by how little they bend.
+fn ranked_fits(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh) -> Vec<Fit> {
     let template = register::surface_points(template_mesh, SAMPLES);
+    let (Some(template), Some(target)) = (template.as_deref(), target) else {
+        return Vec::new();
+    };
     // A body overlays nearly as well turned front to back (a human's back is as broad as its
     // front), and that mirrors left and right: where both bodies have feet that say which way
     // is forward, overlays that agree with them win a near tie.
-    let reference_toes = template
-        .as_deref()
-        .and_then(|points| register::toe_direction(points, Vec3::Y));
-    let keeps_facing = |overlay: &register::Overlay| {
-        let (Some(from), Some(points)) = (reference_toes, target) else {
-            return true;
+    // An overlay upside down finds no feet at all (a head's top reaches out from nothing), so
+    // overlays whose feet agree beat those where the feet say nothing, which beat those whose
+    // feet disagree.
+    let reference_toes = register::toe_direction(template, Vec3::Y);
+    let feet = |overlay: &register::Overlay| -> u8 {
+        let Some(from) = reference_toes else {
+            return 1;
         };
         let up = (overlay.turn * Vec3::Y).normalize_or_zero();
-        register::toe_direction(points, up).is_none_or(|to| (overlay.turn * from).dot(to) > 0.0)
+        match register::toe_direction(target, up) {
+            Some(to) if (overlay.turn * from).dot(to) > 0.0 => 2,
+            Some(_) => 0,
+            None => 1,
+        }
+    };
+    // Where the feet say nothing (paws as wide as the legs, a posed foot), the body's lean
+    // front to back, height by height, does.
+    let reference_lean = register::lopsidedness(template, Vec3::Y, Vec3::Z);
+    let lean = |overlay: &register::Overlay| -> f32 {
+        let Some(from) = reference_lean else {
+            return 0.0;
+        };
+        register::lopsidedness(target, overlay.turn * Vec3::Y, overlay.turn * Vec3::Z)
+            .map_or(0.0, |to| register::lopsided_alike(&from, &to))
     };
     // Samples come in a fixed order, so the first few hundred are a sparser sampling of the
     // same surface: the overlay search takes fewer than the bend.
-    let mut candidates: Vec<(register::Overlay, warp::Warp)> = match (template.as_deref(), target) {
-        (Some(template), Some(target)) => {
-            let size = mesh.bounds().longest_side();
-            register::overlays(&template[..POINTS], &target[..POINTS])
-                .into_iter()
-                .map(|(overlay, _)| {
-                    let points = template[..WARP_POINTS].iter().map(|p| overlay.apply(*p));
-                    let warp = warp::Warp::fit(points.collect(), &target[..WARP_POINTS], size);
-                    (overlay, warp)
-                })
-                .collect()
-        }
-        _ => Vec::new(),
-    };
-    // The feet only break near ties: a posed or hoofed body's feet say little, and an
-    // overlay that fits clearly better is right whatever they say.
-    let least = candidates
-        .iter()
-        .map(|c| c.1.cost)
-        .fold(f32::INFINITY, f32::min);
-    candidates.retain(|c| c.1.cost <= least * TIE);
-    if candidates.iter().any(|(o, _)| keeps_facing(o)) {
-        candidates.retain(|(o, _)| keeps_facing(o));
-    }
-    let best = candidates
+    let size = mesh.bounds().longest_side();
+    let mut fits: Vec<Fit> = register::overlays(&template[..POINTS], &target[..POINTS])
         .into_iter()
-        .min_by(|a, b| a.1.cost.total_cmp(&b.1.cost));
+        .map(|(overlay, _)| {
+            let points = template[..WARP_POINTS].iter().map(|p| overlay.apply(*p));
+            let warp = warp::Warp::fit(points.collect(), &target[..WARP_POINTS], size);
+            Fit { overlay, warp }
+        })
+        .collect();
+    fits.sort_by(|a, b| a.warp.cost.total_cmp(&b.warp.cost));
+    // The feet and the lean only break near ties: a posed or hoofed body's feet say little,
+    // and an overlay that fits clearly better is right whatever they say.
+    let least = fits.first().map_or(f32::INFINITY, |f| f.warp.cost);
+    let tied = fits
+        .iter()
+        .take_while(|f| f.warp.cost <= least * TIE)
+        .count();
+    let mut preferred: Vec<usize> = (0..tied).collect();
+    let most = preferred.iter().map(|&i| feet(&fits[i].overlay)).max();
+    preferred.retain(|&i| Some(feet(&fits[i].overlay)) == most);
+    if preferred.iter().any(|&i| lean(&fits[i].overlay) > LEANS) {
+        preferred.retain(|&i| lean(&fits[i].overlay) > 0.0);
+    }
+    if let Some(&first) = preferred.first() {
+        let chosen = fits.remove(first);
+        fits.insert(0, chosen);
+    }
+    fits
+}
+
+/// The template's joints as `skeleton` places them in `template_mesh` (standing along +Y),
+/// carried onto `mesh` by `fit`, and which of them lay inside `template_mesh`; by the bounds
+/// (at an infinite cost) without a fit.
+fn place(
+    mesh: &Mesh,
+    interior: &Interior<'_>,
+    skeleton: &Skeleton,
+    template_mesh: &Mesh,
+    fit: Option<&Fit>,
+) -> (Carried, Vec<bool>) {
     let was_inside: Vec<bool> = skeleton
         .joints
         .iter()
@@ -164,14 +263,8 @@ fn carry_body(
             ) > 0.5
         })
         .collect();
-    let Some((overlay, warp)) = best else {
-        let carried = Carried {
-            skeleton: align::align_to_bounds(skeleton, &mesh.bounds(), JOINT_MARGIN, &|p| {
-                interior.inside(p)
-            }),
-            cost: f32::INFINITY,
-        };
-        return (carried, was_inside);
+    let Some(Fit { overlay, warp }) = fit else {
+        return (unreachable_fit(mesh, interior, skeleton), was_inside);
     };
     let turn = Quat::from_mat3(&overlay.turn);
     let joints = skeleton
@@ -181,7 +274,7 @@ fn carry_body(
         .map(|(joint, &was_inside)| {
             let p = warp.apply(overlay.apply(joint.position()));
             let p = if was_inside {
-                just_inside(mesh, &interior, p)
+                just_inside(mesh, interior, p)
             } else {
                 p
             };

@@ -15,11 +15,11 @@ use crate::{Character, Limits};
 const A_POSES: [f32; 2] = [30.0, 55.0];
 /// Chibi proportions of a humanoid body: its head this many times its size, its legs this
 /// many times their length.
-const CHIBI: (f32, f32) = (1.8, 0.75);
+const CHIBIS: [(f32, f32); 2] = [(1.8, 0.75), (2.2, 0.5)];
 
 /// A rigged body as its artist made it, then — for a humanoid with a skin — in the stances
 /// and proportions characters come in that its own does not cover: arms lowered into A-poses
-/// ([`A_POSES`]) and a chibi ([`CHIBI`]), each baked into the rest pose. A template carries
+/// ([`A_POSES`]) and a chibi ([`CHIBIS`]), each baked into the rest pose. A template carries
 /// all of them and blends the ones that fit best ([`super::carry`]), so an A-posed or
 /// big-headed mesh gets the body it resembles.
 pub fn stances(character: &Character) -> Vec<(Skeleton, Mesh)> {
@@ -38,7 +38,9 @@ pub fn stances(character: &Character) -> Vec<(Skeleton, Mesh)> {
     for degrees in A_POSES {
         vary(&|c| lower_arms(c, degrees));
     }
-    vary(&|c| chibi(c, CHIBI.0, CHIBI.1));
+    for (head, legs) in CHIBIS {
+        vary(&|c| chibi(c, head, legs));
+    }
     bodies
 }
 

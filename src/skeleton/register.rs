@@ -117,10 +117,14 @@ pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
     refined
 }
 
-/// Which way the feet of a body standing along `up` point: from the legs just above the
-/// ground to the lowest points (toes reach forward of the ankles); `None` when the feet do not
-/// reach out from the legs by more than 1 % of the height (no feet, or feet straight down).
+/// Which way the feet of a body standing along `up` point: each point of the soles (the
+/// lowest 4 % of the height) reaches out from the nearest point of its own leg just above
+/// (8–20 %), seen from above; toes reach forward of the shins, heels barely behind them. Per
+/// point rather than from the mean of both legs, so a leg swung forward or back (a posed body)
+/// does not turn the answer round. `None` when the feet do not reach out from the legs by more
+/// than 1 % of the height (no feet, or feet straight down).
 pub fn toe_direction(points: &[Vec3], up: Vec3) -> Option<Vec3> {
+    let up = up.try_normalize()?;
     let height = |p: &Vec3| p.dot(up);
     let (lo, hi) = points
         .iter()
@@ -132,18 +136,90 @@ pub fn toe_direction(points: &[Vec3], up: Vec3) -> Option<Vec3> {
     if span.is_nan() || span <= 0.0 {
         return None;
     }
-    let mean_between = |from: f32, to: f32| {
-        let inside: Vec<&Vec3> = points
+    let flat = |p: &Vec3| *p - up * p.dot(up);
+    let band = |from: f32, to: f32| -> Vec<Vec3> {
+        points
             .iter()
             .filter(|p| (lo + from * span..lo + to * span).contains(&height(p)))
-            .collect();
-        (!inside.is_empty()).then(|| inside.iter().copied().sum::<Vec3>() / inside.len() as f32)
+            .map(flat)
+            .collect()
     };
-    let toes = mean_between(0.0, 0.04)?;
-    let legs = mean_between(0.08, 0.2)?;
-    let reach = toes - legs;
-    let reach = reach - up * reach.dot(up);
+    let (soles, legs) = (band(0.0, 0.04), band(0.08, 0.2));
+    if soles.is_empty() || legs.is_empty() {
+        return None;
+    }
+    let reach = soles
+        .iter()
+        .map(|sole| {
+            let leg = legs
+                .iter()
+                .min_by(|a, b| {
+                    a.distance_squared(*sole)
+                        .total_cmp(&b.distance_squared(*sole))
+                })
+                .copied()
+                .unwrap_or(*sole);
+            *sole - leg
+        })
+        .sum::<Vec3>()
+        / soles.len() as f32;
     (reach.length() > 0.01 * span).then(|| reach.normalize())
+}
+
+/// Height bands of [`lopsidedness`].
+const BANDS: usize = 10;
+
+/// How a body standing along `up` is lopsided front to back, band by band of its height: the
+/// skew of its surface along `forward` within each band (weighted by the band's share of the
+/// surface). A chest, a belly, a face or a tail each lean one way, so a body turned front to
+/// back has the profile negated, and the profiles of two bodies of one plan agree in sign
+/// even where their limbs are posed differently. `None` without height.
+pub fn lopsidedness(points: &[Vec3], up: Vec3, forward: Vec3) -> Option<[f32; BANDS]> {
+    let up = up.try_normalize()?;
+    let forward = (forward - up * forward.dot(up)).try_normalize()?;
+    let height = |p: &Vec3| p.dot(up);
+    let (lo, hi) = points
+        .iter()
+        .map(height)
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), h| {
+            (lo.min(h), hi.max(h))
+        });
+    let span = hi - lo;
+    if span.is_nan() || span <= 0.0 {
+        return None;
+    }
+    let mut bands: [Vec<f32>; BANDS] = Default::default();
+    for p in points {
+        let band = (((height(p) - lo) / span * BANDS as f32) as usize).min(BANDS - 1);
+        bands[band].push(p.dot(forward));
+    }
+    let total = points.len() as f32;
+    Some(bands.map(|along| {
+        if along.len() < 5 {
+            return 0.0;
+        }
+        let n = along.len() as f32;
+        let mean = along.iter().sum::<f32>() / n;
+        let spread = (along.iter().map(|a| (a - mean).powi(2)).sum::<f32>() / n).sqrt();
+        if spread <= 0.0 {
+            return 0.0;
+        }
+        let skew = along
+            .iter()
+            .map(|a| ((a - mean) / spread).powi(3))
+            .sum::<f32>()
+            / n;
+        skew * n / total
+    }))
+}
+
+/// The cosine between two [`lopsidedness`] profiles: near 1 when two bodies lean the same
+/// ways, near −1 when one is turned front to back, near 0 when either says little.
+pub fn lopsided_alike(a: &[f32; BANDS], b: &[f32; BANDS]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm = |v: &[f32; BANDS]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let n = norm(a) * norm(b);
+    if n > 0.0 { dot / n } else { 0.0 }
 }
 
 /// Iterative closest points from `turn`: per step, each point's nearest on the other surface
@@ -295,6 +371,63 @@ mod tests {
                 assert!(a.dot(*b).abs() < 0.99, "{a} and {b}");
             }
         }
+    }
+
+    /// Points on a body one unit tall standing along +Y: a trunk, and two legs from hips at
+    /// half height, each turned forward (+Z) by its angle about the hip, ending in a foot that
+    /// reaches `toe` forward of the ankle (heels 0.03 behind).
+    fn legs_and_feet(swing: [f32; 2], toe: f32) -> Vec<Vec3> {
+        let mut points = Vec::new();
+        for i in 0..40 {
+            for k in 0..12 {
+                let a = k as f32 / 12.0 * std::f32::consts::TAU;
+                let y = 0.5 + 0.5 * i as f32 / 39.0;
+                points.push(Vec3::new(0.15 * a.cos(), y, 0.1 * a.sin()));
+            }
+        }
+        for (side, angle) in [-0.1f32, 0.1].into_iter().zip(swing) {
+            let hip = Vec3::new(side, 0.5, 0.0);
+            let down = Quat::from_rotation_x(-angle.to_radians()) * Vec3::NEG_Y;
+            let ankle = hip + down * 0.46;
+            for i in 0..30 {
+                for k in 0..10 {
+                    let a = k as f32 / 10.0 * std::f32::consts::TAU;
+                    let along = hip + down * (0.46 * i as f32 / 29.0);
+                    points.push(along + Vec3::new(0.04 * a.cos(), 0.0, 0.04 * a.sin()));
+                }
+            }
+            for i in 0..12 {
+                for k in 0..5 {
+                    let z = -0.03 + (toe + 0.03) * i as f32 / 11.0;
+                    let x = side - 0.04 + 0.08 * k as f32 / 4.0;
+                    points.push(Vec3::new(x, ankle.y - 0.04, ankle.z + z));
+                    points.push(Vec3::new(x, ankle.y, ankle.z + z));
+                }
+            }
+        }
+        points
+    }
+
+    #[test]
+    fn the_toes_say_where_forward_is_with_a_leg_swung() {
+        let forward = |points: &[Vec3], up: Vec3| toe_direction(points, up).map(|d| d.z);
+        // Standing, and walking: the back leg on the ground, the front one lifted off it (the
+        // mean of both legs lies ahead of the standing foot's toes).
+        for swing in [[0.0, 0.0], [-10.0, 35.0], [35.0, -10.0]] {
+            let body = legs_and_feet(swing, 0.12);
+            let z = forward(&body, Vec3::Y);
+            assert!(z.is_some_and(|z| z > 0.9), "legs swung {swing:?}: {z:?}");
+            // Turned about up, the answer turns with the body.
+            let turn = Quat::from_rotation_y(2.0);
+            let turned: Vec<Vec3> = body.iter().map(|p| turn * *p).collect();
+            let d = toe_direction(&turned, Vec3::Y).unwrap_or(Vec3::ZERO);
+            assert!(
+                d.dot(turn * Vec3::Z) > 0.9,
+                "turned, legs swung {swing:?}: {d}"
+            );
+        }
+        // Feet as wide forward as back say nothing.
+        assert_eq!(forward(&legs_and_feet([0.0, 0.0], 0.03), Vec3::Y), None);
     }
 
     #[test]
