@@ -71,10 +71,12 @@ pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
     let a: Vec<Vec3> = a.iter().map(|p| (*p - ca) / sa).collect();
     let b: Vec<Vec3> = b.iter().map(|p| (*p - cb) / sb).collect();
     let to_b = Closest::new(&b);
+    // A yaw by a quarter turn is itself an axis turn, so the yaws below a quarter reach every
+    // turn the full circle would, once.
     let mut candidates: Vec<(f32, Mat3)> = axis_turns()
         .into_iter()
         .flat_map(|turn| {
-            (0..YAWS).map(move |k| {
+            (0..YAWS / 4).map(move |k| {
                 let yaw = Quat::from_rotation_y(k as f32 * std::f32::consts::TAU / YAWS as f32);
                 Mat3::from_quat(turn * yaw)
             })
