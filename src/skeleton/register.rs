@@ -128,16 +128,7 @@ pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
 pub fn toe_direction(points: &[Vec3], up: Vec3) -> Option<Vec3> {
     let up = up.try_normalize()?;
     let height = |p: &Vec3| p.dot(up);
-    let (lo, hi) = points
-        .iter()
-        .map(height)
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), h| {
-            (lo.min(h), hi.max(h))
-        });
-    let span = hi - lo;
-    if span.is_nan() || span <= 0.0 {
-        return None;
-    }
+    let (lo, span) = height_range(points, up)?;
     let flat = |p: &Vec3| *p - up * p.dot(up);
     let band = |from: f32, to: f32| -> Vec<Vec3> {
         points
@@ -180,16 +171,7 @@ pub fn lopsidedness(points: &[Vec3], up: Vec3, forward: Vec3) -> Option<[f32; BA
     let up = up.try_normalize()?;
     let forward = (forward - up * forward.dot(up)).try_normalize()?;
     let height = |p: &Vec3| p.dot(up);
-    let (lo, hi) = points
-        .iter()
-        .map(height)
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), h| {
-            (lo.min(h), hi.max(h))
-        });
-    let span = hi - lo;
-    if span.is_nan() || span <= 0.0 {
-        return None;
-    }
+    let (lo, span) = height_range(points, up)?;
     let mut bands: [Vec<f32>; BANDS] = Default::default();
     for p in points {
         let band = (((height(p) - lo) / span * BANDS as f32) as usize).min(BANDS - 1);
@@ -222,6 +204,19 @@ pub fn lopsided_alike(a: &[f32; BANDS], b: &[f32; BANDS]) -> f32 {
     let norm = |v: &[f32; BANDS]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
     let n = norm(a) * norm(b);
     if n > 0.0 { dot / n } else { 0.0 }
+}
+
+/// The lowest height of `points` along `up` and how far above it the highest lies; `None`
+/// when they have no height.
+fn height_range(points: &[Vec3], up: Vec3) -> Option<(f32, f32)> {
+    let (lo, hi) = points
+        .iter()
+        .map(|p| p.dot(up))
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), h| {
+            (lo.min(h), hi.max(h))
+        });
+    let span = hi - lo;
+    (span > 0.0 && span.is_finite()).then_some((lo, span))
 }
 
 /// Iterative closest points from `turn`: per step, each point's nearest on the other surface
