@@ -73,40 +73,62 @@ impl<'a> Closest<'a> {
         (c.x + self.dims.x * (c.y + self.dims.y * c.z)) as usize
     }
 
-    /// The index of the point nearest `p` (0 for an empty set).
+    /// The index of the point nearest `p` (0 for an empty set): the cells around `p`'s, ring
+    /// by ring (only each ring's shell, and only inside the grid), until no cell left can
+    /// hold a nearer point than the best so far.
     pub fn nearest(&self, p: Vec3) -> usize {
         let centre = self.cell_of(p);
+        let last = self.dims - IVec3::ONE;
         let mut best = (0usize, f32::INFINITY);
-        let reach = self.dims.max_element();
-        for ring in 0..=reach {
-            for z in -ring..=ring {
-                for y in -ring..=ring {
-                    for x in -ring..=ring {
-                        if x.abs().max(y.abs()).max(z.abs()) != ring {
-                            continue;
+        for ring in 0..=self.dims.max_element() {
+            let lo = (centre - IVec3::splat(ring)).max(IVec3::ZERO);
+            let hi = (centre + IVec3::splat(ring)).min(last);
+            for z in lo.z..=hi.z {
+                let z_face = (z - centre.z).abs() == ring;
+                for y in lo.y..=hi.y {
+                    if z_face || (y - centre.y).abs() == ring {
+                        for x in lo.x..=hi.x {
+                            self.visit(IVec3::new(x, y, z), p, &mut best);
                         }
-                        let c = centre + IVec3::new(x, y, z);
-                        if c.cmplt(IVec3::ZERO).any() || c.cmpge(self.dims).any() {
-                            continue;
-                        }
-                        let k = self.index(c);
-                        for &i in &self.order[self.starts[k] as usize..self.starts[k + 1] as usize]
-                        {
-                            let d = self.points[i as usize].distance_squared(p);
-                            if d < best.1 {
-                                best = (i as usize, d);
+                    } else {
+                        // Inside the ring's shell only its two x faces are new.
+                        for x in [centre.x - ring, centre.x + ring] {
+                            if (0..=last.x).contains(&x) {
+                                self.visit(IVec3::new(x, y, z), p, &mut best);
                             }
                         }
                     }
                 }
             }
-            // Every point not yet seen lies at least `ring` cells away.
-            let bound = ring as f32 * self.cell;
-            if best.1 <= bound * bound {
+            // The nearest face of the searched box that has grid beyond it: no point not yet
+            // seen lies nearer than that.
+            let mut bound = f32::INFINITY;
+            for axis in 0..3 {
+                if lo[axis] > 0 {
+                    let face = self.min[axis] + lo[axis] as f32 * self.cell;
+                    bound = bound.min(p[axis] - face);
+                }
+                if hi[axis] < last[axis] {
+                    let face = self.min[axis] + (hi[axis] + 1) as f32 * self.cell;
+                    bound = bound.min(face - p[axis]);
+                }
+            }
+            if bound == f32::INFINITY || (bound > 0.0 && best.1 <= bound * bound) {
                 break;
             }
         }
         best.0
+    }
+
+    /// Keeps the nearer of `best` and the points of cell `c`.
+    fn visit(&self, c: IVec3, p: Vec3, best: &mut (usize, f32)) {
+        let k = self.index(c);
+        for &i in &self.order[self.starts[k] as usize..self.starts[k + 1] as usize] {
+            let d = self.points[i as usize].distance_squared(p);
+            if d < best.1 {
+                *best = (i as usize, d);
+            }
+        }
     }
 }
 
