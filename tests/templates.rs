@@ -449,24 +449,16 @@ fn the_human_template_fits_a_body_of_separate_parts() {
 /// The library's human template on its bodies (and their stances) but `left_out`'s: the
 /// character it is scored on.
 fn human_template_without(left_out: &str) -> TemplateRig {
-    let files: Vec<(&str, Vec<u8>)> = [
+    let bytes: Vec<Vec<u8>> = [
         "rig-human.glb",
         "rig-human-female.glb",
         "rig-human-zombie.glb",
     ]
     .into_iter()
     .filter(|file| *file != left_out)
-    .map(|file| {
-        (
-            file,
-            std::fs::read(format!("models/templates/{file}")).unwrap(),
-        )
-    })
+    .map(|file| std::fs::read(format!("models/templates/{file}")).unwrap())
     .collect();
-    let files: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(_, b)| ("rig-human", b.as_slice()))
-        .collect();
+    let files: Vec<(&str, &[u8])> = bytes.iter().map(|b| ("rig-human", b.as_slice())).collect();
     let library = rigkit::skeleton::Library::from_files(&files, &Default::default()).unwrap();
     library.get("rig-human").unwrap().clone()
 }

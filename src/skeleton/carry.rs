@@ -67,12 +67,9 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
             let fit = ranked
                 .iter()
                 .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t)));
-            let (mut carried, inside) = place(mesh, &interior, skeleton, template_mesh, fit);
-            // A body with no overlay the way the others agree on has no say.
-            if fit.is_none() && turn.is_some() {
-                carried.cost = f32::INFINITY;
-            }
-            (carried, inside)
+            // A body with no overlay the way the others agree on has no say: it is placed by
+            // the bounds, at an infinite cost.
+            place(mesh, &interior, skeleton, template_mesh, fit)
         })
         .collect();
     if fits.len() == 1
@@ -94,7 +91,8 @@ fn unreachable_fit(mesh: &Mesh, interior: &Interior<'_>, skeleton: &Skeleton) ->
 }
 
 /// Every body's carried joints blended by how little it bent (see [`carry`]), each joint
-/// turned as the best body turns it; the first body's joints say which joints there are.
+/// turned as the best body turns it; the first body's joints say which joints there are (a
+/// joint no body with a say has stays where the first body put it).
 fn blend(mesh: &Mesh, interior: &Interior<'_>, fits: Vec<(Carried, Vec<bool>)>) -> Carried {
     let least = fits.iter().map(|f| f.0.cost).fold(f32::INFINITY, f32::min);
     let weights: Vec<f32> = fits

@@ -137,6 +137,37 @@ mod tests {
     use super::*;
     use crate::random::Rng;
 
+    /// `grid.nearest(q)` is as near `q` as the nearest point of a scan.
+    fn assert_nearest(points: &[Vec3], grid: &Closest, q: Vec3) {
+        let scan = points
+            .iter()
+            .map(|p| p.distance_squared(q))
+            .fold(f32::INFINITY, f32::min);
+        let found = points[grid.nearest(q)].distance_squared(q);
+        assert!(
+            (found - scan).abs() <= 1e-6 * scan.max(1.0),
+            "{q}: {found} against {scan}"
+        );
+    }
+
+    #[test]
+    fn a_flat_set_one_cell_thick_finds_its_nearest_points_from_far_away() {
+        let mut rng = Rng::new(5);
+        // A plane (one cell thick along z) and a line (one cell in y and z).
+        let plane: Vec<Vec3> = (0..400)
+            .map(|_| Vec3::new(rng.range(-2.0, 2.0), rng.range(-1.0, 1.0), 0.0))
+            .collect();
+        let line: Vec<Vec3> = (0..50)
+            .map(|_| Vec3::new(rng.range(0.0, 9.0), 1.0, -3.0))
+            .collect();
+        for points in [plane, line] {
+            let grid = Closest::new(&points);
+            for _ in 0..300 {
+                assert_nearest(&points, &grid, rng.direction() * rng.range(0.0, 40.0));
+            }
+        }
+    }
+
     #[test]
     fn the_grid_finds_the_same_nearest_points_as_a_scan() {
         let mut rng = Rng::new(3);
@@ -145,16 +176,7 @@ mod tests {
             .collect();
         let grid = Closest::new(&points);
         for _ in 0..500 {
-            let q = rng.direction() * rng.range(0.0, 8.0);
-            let scan = points
-                .iter()
-                .map(|p| p.distance_squared(q))
-                .fold(f32::INFINITY, f32::min);
-            let found = points[grid.nearest(q)].distance_squared(q);
-            assert!(
-                (found - scan).abs() <= 1e-6 * scan.max(1.0),
-                "{q}: {found} against {scan}"
-            );
+            assert_nearest(&points, &grid, rng.direction() * rng.range(0.0, 8.0));
         }
     }
 }

@@ -19,7 +19,7 @@ const CHIBIS: [(f32, f32); 2] = [(1.8, 0.75), (2.2, 0.5)];
 
 /// A rigged body as its artist made it, then — for a humanoid with a skin — in the stances
 /// and proportions characters come in that its own does not cover: arms lowered into A-poses
-/// ([`A_POSES`]) and a chibi ([`CHIBIS`]), each baked into the rest pose. A template carries
+/// ([`A_POSES`]) and chibis ([`CHIBIS`]), each baked into the rest pose. A template carries
 /// all of them and blends the ones that fit best ([`super::carry`]), so an A-posed or
 /// big-headed mesh gets the body it resembles.
 pub fn stances(character: &Character) -> Vec<(Skeleton, Mesh)> {

@@ -15,8 +15,13 @@ use crate::random::Rng;
 
 /// Surface points per body.
 pub(super) const POINTS: usize = 600;
-/// Yaw steps about the template's up per axis turn.
+/// Yaw steps about the template's up in a whole turn (of which the overlay search takes those
+/// below a quarter turn: a quarter-turn yaw is itself an axis turn).
 const YAWS: usize = 12;
+const _: () = assert!(
+    YAWS.is_multiple_of(4),
+    "a quarter turn must be a whole number of yaw steps"
+);
 /// Candidates refined by closest points.
 const REFINED: usize = 3;
 const ITERATIONS: usize = 40;
@@ -120,8 +125,8 @@ pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
 }
 
 /// Which way the feet of a body standing along `up` point: each point of the soles (the
-/// lowest 4 % of the height) reaches out from the nearest point of its own leg just above
-/// (8–20 %), seen from above; toes reach forward of the shins, heels barely behind them. Per
+/// lowest 4 % of the height) reaches out from the nearest point of the legs just above
+/// (8–20 %), seen from above — its own leg, unless the feet cross; toes reach forward of the shins, heels barely behind them. Per
 /// point rather than from the mean of both legs, so a leg swung forward or back (a posed body)
 /// does not turn the answer round. `None` when the feet do not reach out from the legs by more
 /// than 1 % of the height (no feet, or feet straight down).
@@ -166,7 +171,8 @@ const BANDS: usize = 10;
 /// skew of its surface along `forward` within each band (weighted by the band's share of the
 /// surface). A chest, a belly, a face or a tail each lean one way, so a body turned front to
 /// back has the profile negated, and the profiles of two bodies of one plan agree in sign
-/// even where their limbs are posed differently. `None` without height.
+/// even where their limbs are posed differently. `None` without height, or for a `forward`
+/// along `up`.
 pub fn lopsidedness(points: &[Vec3], up: Vec3, forward: Vec3) -> Option<[f32; BANDS]> {
     let up = up.try_normalize()?;
     let forward = (forward - up * forward.dot(up)).try_normalize()?;
@@ -198,7 +204,8 @@ pub fn lopsidedness(points: &[Vec3], up: Vec3, forward: Vec3) -> Option<[f32; BA
 }
 
 /// The cosine between two [`lopsidedness`] profiles: near 1 when two bodies lean the same
-/// ways, near −1 when one is turned front to back, near 0 when either says little.
+/// ways, near −1 when one is turned front to back, 0 when either is flat. A cosine ignores
+/// how lopsided the bodies are, so two nearly symmetric ones can still score far from 0.
 pub fn lopsided_alike(a: &[f32; BANDS], b: &[f32; BANDS]) -> f32 {
     let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
     let norm = |v: &[f32; BANDS]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
