@@ -8,7 +8,7 @@ use super::CliError;
 use rigkit::anim::proportions;
 use rigkit::compute::cpu_device;
 use rigkit::dataset::augment::{repose, rescale};
-use rigkit::eval::{joint_error, random_placement};
+use rigkit::eval::{joint_distances, joint_error, random_placement};
 use rigkit::mesh::Mesh;
 use rigkit::neural::PlanNet;
 use rigkit::random::Rng;
@@ -80,16 +80,19 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
     for dir in &library_dirs {
         for path in rigged_files(Path::new(dir)) {
             let c = super::load(&path.to_string_lossy())?;
-            let mut bodies = stances(&c).into_iter();
+            // As rigged, the stances are not baked at all.
+            let mut bodies = if as_rigged {
+                let rigged = c.skeleton.map(|skeleton| (skeleton, c.mesh));
+                rigged.into_iter().collect()
+            } else {
+                stances(&c)
+            }
+            .into_iter();
             if let Some((skeleton, mesh)) = bodies.next() {
                 library.push(Entry {
                     file: file_name(&path),
                     rig: TemplateRig::new(skeleton, mesh),
-                    stances: if as_rigged {
-                        Vec::new()
-                    } else {
-                        bodies.collect()
-                    },
+                    stances: bodies.collect(),
                 });
             }
         }
@@ -375,25 +378,15 @@ fn parse<T: std::str::FromStr>(value: &str) -> Result<T, CliError> {
         .map_err(|_| format!("eval-fit: '{value}' is not a number").into())
 }
 
-/// The joints of `fitted` farthest from their namesakes in `truth`, as "name distance", ×10⁻²
-/// of `size`.
+/// The joints of `fitted` farthest from their namesakes in `truth` ([`joint_distances`]), as
+/// "name distance", ×10⁻² of `size`.
 fn farthest_joints(fitted: &Skeleton, truth: &Skeleton, size: f32) -> String {
-    let mut far: Vec<(f32, &str)> = fitted
-        .joints
-        .iter()
-        .filter_map(|f| {
-            let t = truth.joints.iter().find(|t| t.name == f.name)?;
-            Some((
-                100.0 * f.position().distance(t.position()) / size,
-                f.name.as_str(),
-            ))
-        })
-        .collect();
-    far.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut far = joint_distances(fitted, truth);
+    far.sort_by(|a, b| b.1.total_cmp(&a.1));
     let named: Vec<String> = far
         .iter()
         .take(4)
-        .map(|(d, n)| format!("{n} {d:.1}"))
+        .map(|(n, d)| format!("{n} {:.1}", 100.0 * d / size))
         .collect();
     named.join(", ")
 }

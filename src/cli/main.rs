@@ -101,6 +101,7 @@ USAGE:
     rigkit eval-fit FILES|DIRS --library DIR [--library DIR…] [--placements N]
                     [--seed S] [--scale LO HI] [--yaw] [--skeleton-only]
                     [--repose DEG] [--stretch F] [--own] [--one-body] [--as-rigged] [--choose]
+                    [--choose-by-plan] [--a-pose DEG] [--chibi] [--each]
                                   Fit the library template whose joint names each rigged
                                   character shares onto it, moved, scaled and turned N
                                   times, and score the fitted joints against the artist's
@@ -113,7 +114,12 @@ USAGE:
                                   library body rigged with the template is blended in
                                   unless --one-body; --choose:
                                   the library picks the template (the body that bends
-                                  least), and the share it picks right is reported
+                                  least), and the share it picks right is reported;
+                                  --choose-by-plan: the body-plan classifier picks it;
+                                  --a-pose/--chibi: the character first given lowered arms
+                                  or a big head on short legs; --as-rigged: library bodies
+                                  without their stances; --each: every placement and its
+                                  farthest joints
     rigkit eval-landmarks FILES|DIRS --template rig-NAME [--placements N]
                                   Carry a library template onto characters rigged with other
                                   skeletons (moved, scaled, turned N times) and score the

@@ -11,19 +11,24 @@ use crate::rig::Skeleton;
 /// side of `bounds`, and how many joints were matched; `None` when no name is shared.
 pub fn joint_error(fitted: &Skeleton, truth: &Skeleton, bounds: &Aabb) -> Option<(f32, usize)> {
     let size = bounds.longest_side().max(f32::MIN_POSITIVE);
-    let distances: Vec<f32> = fitted
+    let distances = joint_distances(fitted, truth);
+    if distances.is_empty() {
+        return None;
+    }
+    let mean = distances.iter().map(|(_, d)| d).sum::<f32>() / distances.len() as f32;
+    Some((100.0 * mean / size, distances.len()))
+}
+
+/// Each joint of `fitted` that `truth` names too, and how far it lies from its namesake.
+pub fn joint_distances<'a>(fitted: &'a Skeleton, truth: &Skeleton) -> Vec<(&'a str, f32)> {
+    fitted
         .joints
         .iter()
         .filter_map(|f| {
             let t = truth.joints.iter().find(|t| t.name == f.name)?;
-            Some(f.position().distance(t.position()))
+            Some((f.name.as_str(), f.position().distance(t.position())))
         })
-        .collect();
-    if distances.is_empty() {
-        return None;
-    }
-    let mean = distances.iter().sum::<f32>() / distances.len() as f32;
-    Some((100.0 * mean / size, distances.len()))
+        .collect()
 }
 
 /// A placement as real files come: moved up to ten body sizes, scaled by `scale` drawn

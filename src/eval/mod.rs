@@ -5,6 +5,6 @@ mod fit_metrics;
 mod skeleton_metrics;
 mod skin_metrics;
 
-pub use fit_metrics::{joint_error, random_placement};
+pub use fit_metrics::{joint_distances, joint_error, random_placement};
 pub use skeleton_metrics::{SkeletonMetrics, skeleton_metrics, without_controls};
 pub use skin_metrics::{SkinMetrics, TopJointConfusion, skin_metrics, top_joint_confusion};

@@ -227,15 +227,17 @@ fn ranked_fits(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh) -> Ve
         .iter()
         .take_while(|f| f.warp.cost <= least * TIE)
         .count();
-    let mut preferred: Vec<usize> = (0..tied).collect();
-    let most = preferred.iter().map(|&i| feet(&fits[i].overlay)).max();
-    preferred.retain(|&i| Some(feet(&fits[i].overlay)) == most);
-    if preferred.iter().any(|&i| lean(&fits[i].overlay) > LEANS) {
-        preferred.retain(|&i| lean(&fits[i].overlay) > 0.0);
+    // Each tied overlay's feet and lean, then the cheapest of those the cues keep.
+    let mut preferred: Vec<(usize, u8, f32)> = (fits[..tied].iter().enumerate())
+        .map(|(i, f)| (i, feet(&f.overlay), lean(&f.overlay)))
+        .collect();
+    let most = preferred.iter().map(|&(_, feet, _)| feet).max();
+    preferred.retain(|&(_, feet, _)| Some(feet) == most);
+    if preferred.iter().any(|&(_, _, lean)| lean > LEANS) {
+        preferred.retain(|&(_, _, lean)| lean > 0.0);
     }
-    if let Some(&first) = preferred.first() {
-        let chosen = fits.remove(first);
-        fits.insert(0, chosen);
+    if let Some(&(first, _, _)) = preferred.first() {
+        fits[..=first].rotate_right(1);
     }
     fits
 }

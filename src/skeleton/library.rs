@@ -26,9 +26,16 @@ pub fn stances(character: &Character) -> Vec<(Skeleton, Mesh)> {
     let Some(skeleton) = character.skeleton.clone() else {
         return Vec::new();
     };
+    // What a stance changes, without the file's images and clips.
+    let body = Character {
+        mesh: character.mesh.clone(),
+        skeleton: Some(skeleton.clone()),
+        skin: character.skin.clone(),
+        ..Character::default()
+    };
     let mut bodies = vec![(skeleton, character.mesh.clone())];
     let mut vary = |change: &dyn Fn(&mut Character) -> bool| {
-        let mut varied = character.clone();
+        let mut varied = body.clone();
         if change(&mut varied)
             && let Some(skeleton) = varied.skeleton
         {

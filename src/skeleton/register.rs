@@ -126,9 +126,9 @@ pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
 
 /// Which way the feet of a body standing along `up` point: each point of the soles (the
 /// lowest 4 % of the height) reaches out from the nearest point of the legs just above
-/// (8–20 %), seen from above — its own leg, unless the feet cross; toes reach forward of the shins, heels barely behind them. Per
-/// point rather than from the mean of both legs, so a leg swung forward or back (a posed body)
-/// does not turn the answer round. `None` when the feet do not reach out from the legs by more
+/// (8–20 %), seen from above — its own leg, unless the feet cross; toes reach forward of the
+/// shins, heels barely behind them. Per point rather than from the mean of both legs, so a leg
+/// swung forward or back (a posed body) does not turn the answer round. `None` when the feet do not reach out from the legs by more
 /// than 1 % of the height (no feet, or feet straight down).
 pub fn toe_direction(points: &[Vec3], up: Vec3) -> Option<Vec3> {
     let up = up.try_normalize()?;
@@ -146,19 +146,10 @@ pub fn toe_direction(points: &[Vec3], up: Vec3) -> Option<Vec3> {
     if soles.is_empty() || legs.is_empty() {
         return None;
     }
+    let to_legs = Closest::new(&legs);
     let reach = soles
         .iter()
-        .map(|sole| {
-            let leg = legs
-                .iter()
-                .min_by(|a, b| {
-                    a.distance_squared(*sole)
-                        .total_cmp(&b.distance_squared(*sole))
-                })
-                .copied()
-                .unwrap_or(*sole);
-            *sole - leg
-        })
+        .map(|sole| *sole - legs[to_legs.nearest(*sole)])
         .sum::<Vec3>()
         / soles.len() as f32;
     (reach.length() > 0.01 * span).then(|| reach.normalize())
