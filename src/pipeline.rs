@@ -10,7 +10,9 @@ use crate::export::{ExportOptions, export_glb};
 use crate::io::InputFile;
 #[cfg(feature = "compute")]
 pub use crate::neural::{Networks, NeuralError};
-use crate::recognise::{AUTO_CONFIDENCE, BodyClass, Recognition};
+#[cfg(doc)]
+use crate::recognise::AUTO_CONFIDENCE;
+use crate::recognise::{BodyClass, Recognition};
 use crate::skeleton::{
     AutoOptions, Body, RigError, SkeletonSource, Template, TemplateRig, skeleton_in,
 };
@@ -253,12 +255,16 @@ impl RigRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recognised {
     pub recognition: Recognition,
-    /// The plan rigged as: the likeliest, or [`BodyClass::Other`] when the classifier is less
-    /// sure than [`AUTO_CONFIDENCE`].
+    /// The plan rigged as: the likeliest when the classifier is at least [`AUTO_CONFIDENCE`]
+    /// sure, else the plan whose template fitted best ([`crate::recognise::choose`]), or
+    /// [`BodyClass::Other`] when none fitted.
     pub class: BodyClass,
-    /// The library template fitted; `None` where the free-form skeleton was (an unsure or
-    /// "other" plan, or a build without the library).
+    /// The library template fitted; `None` where the free-form skeleton was (an "other" plan,
+    /// an unsure one no template fitted, or a build without the library).
     pub template: Option<&'static str>,
+    /// Whether the classifier was unsure, so that fitting its likeliest plans' templates
+    /// decided.
+    pub by_fit: bool,
 }
 
 /// What a rig did besides the skeleton and weights it left on the character.
@@ -269,36 +275,66 @@ pub struct RigReport {
     pub recognised: Option<Recognised>,
 }
 
-/// `source` with [`SkeletonSource::Recognise`] resolved by the classifier in `networks`: the
-/// library template of the plan it is sure of, else the free-form skeleton (also for a mesh
-/// it cannot describe, whose later stages say why).
+/// A skeleton source with [`SkeletonSource::Recognise`] resolved: the skeleton, where
+/// resolving it carried the chosen template onto the mesh, else the source to fit.
+struct Resolved<'a> {
+    source: Cow<'a, SkeletonSource>,
+    recognised: Option<Recognised>,
+    carried: Option<crate::rig::Skeleton>,
+}
+
+/// `source` with [`SkeletonSource::Recognise`] resolved by the classifier in `networks`
+/// ([`crate::recognise::choose`]): the library template of the plan it is sure of, or the
+/// likely plan whose template fits best, else the free-form skeleton (also for a mesh it
+/// cannot describe, whose later stages say why).
 async fn resolve<'a>(
     source: &'a SkeletonSource,
     mesh: &crate::mesh::Mesh,
+    body: &Body,
     networks: Option<&Networks>,
-) -> Result<(Cow<'a, SkeletonSource>, Option<Recognised>), NeuralError> {
-    let free = Cow::Owned(SkeletonSource::Template(Template::FreeForm));
+) -> Result<Resolved<'a>, NeuralError> {
+    let free = Resolved {
+        source: Cow::Owned(SkeletonSource::Template(Template::FreeForm)),
+        recognised: None,
+        carried: None,
+    };
     let (SkeletonSource::Recognise, Some(networks)) = (source, networks) else {
-        return Ok((Cow::Borrowed(source), None));
+        return Ok(Resolved {
+            source: Cow::Borrowed(source),
+            ..free
+        });
     };
     let recognition = match networks.recognise_async(mesh).await {
         Ok(recognition) => recognition,
         #[cfg(feature = "compute")]
-        Err(NeuralError::Describe(_)) => return Ok((free, None)),
+        Err(NeuralError::Describe(_)) => return Ok(free),
         Err(e) => return Err(e),
     };
-    let class = recognition.choice(AUTO_CONFIDENCE);
-    let rig = library_template(class);
+    let choice = crate::recognise::choose(&recognition, mesh, body, |class| {
+        library_template(class).map(|(_, rig)| rig)
+    });
+    let template = choice
+        .carried
+        .as_ref()
+        .and_then(|_| library_template(choice.class))
+        .map(|(name, _)| name);
     let recognised = Recognised {
         recognition,
-        class,
-        template: rig.map(|(name, _)| name),
+        class: choice.class,
+        template,
+        by_fit: choice.by_fit,
     };
-    let source = match rig {
-        Some((_, rig)) => Cow::Owned(SkeletonSource::Rigged(Box::new(rig.clone()))),
-        None => free,
-    };
-    Ok((source, Some(recognised)))
+    Ok(match choice.carried {
+        Some(carried) => Resolved {
+            source: Cow::Borrowed(source),
+            recognised: Some(recognised),
+            carried: Some(carried.skeleton),
+        },
+        None => Resolved {
+            recognised: Some(recognised),
+            ..free
+        },
+    })
 }
 
 /// The compiled-in library's template for `class`, with its name.
@@ -340,11 +376,20 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
     } else {
         None
     };
-    let (source, recognised) = resolve(&request.source, mesh, networks.as_deref()).await?;
-    let mut skeleton = skeleton_in(mesh, &body, &source, &options)?;
+    let Resolved {
+        source,
+        recognised,
+        carried,
+    } = resolve(&request.source, mesh, &body, networks.as_deref()).await?;
+    // A carried template is the library's, not the free-form skeleton the head refines.
+    let refine = carried.is_none() && refines(&source);
+    let mut skeleton = match carried {
+        Some(skeleton) => skeleton,
+        None => skeleton_in(mesh, &body, &source, &options)?,
+    };
     if let Some(n) = &networks
         && request.methods.skeleton == Method::Neural
-        && refines(&source)
+        && refine
     {
         skeleton = n.refine_skeleton_async(mesh, &skeleton).await?;
     }

@@ -514,6 +514,21 @@ fn batch_rigs_a_folder_and_resumes_without_doing_anything_twice() {
         text.contains("truncated"),
         "the broken file's reason: {text}"
     );
+    // What 'auto' recognised and fitted, per asset.
+    let fox = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["file"] == "Fox.glb")
+        .unwrap();
+    assert_eq!(
+        (&fox["plan"], &fox["template"]),
+        (
+            &serde_json::json!("quadruped"),
+            &serde_json::json!("rig-fox")
+        ),
+        "{fox}"
+    );
+    assert!(fox["confidence"].as_f64().is_some_and(|p| p > 0.5), "{fox}");
     // Each output is a rigged GLB.
     let (ok, info, _) = rigkit(&["info".as_ref(), out.join("enemies/Snake.glb").as_os_str()]);
     assert!(ok && info.contains("joints:"), "{info}");

@@ -320,6 +320,65 @@ fn the_body_plan_classifier_recognises_real_characters_in_any_placement() {
 /// its joint names, fitted where the artist put them; the Fox gets the fox template; a plan
 /// the classifier is unsure of gets the free-form skeleton; and whatever it decides, the
 /// character comes back with a complete rig.
+/// Where the classifier is unsure, fitting decides: the likely plan whose template bends
+/// least wins even when the classifier ranked it second, and a mesh no likely template fits
+/// gets the free-form skeleton.
+#[test]
+fn an_unsure_plan_is_decided_by_which_likely_template_fits() {
+    use rigkit::recognise::{BodyClass, Recognition, choose};
+    use rigkit::skeleton::{Body, Library};
+    let library = Library::shared().expect("the bundled library reads");
+    let template = |c: BodyClass| c.template().and_then(|name| library.get(name));
+    let unsure = |likely: &[(BodyClass, f32)]| {
+        let mut probabilities = vec![0.0; BodyClass::ALL.len()];
+        for &(c, p) in likely {
+            probabilities[c.index()] = p;
+        }
+        Recognition { probabilities }
+    };
+    // A human (none of the library's bodies) the classifier takes for a fish rather than a
+    // humanoid.
+    let human = load("eval/mannequiny.glb");
+    let body = Body::of(&human.mesh, &AutoOptions::default()).unwrap();
+    let recognition = unsure(&[
+        (BodyClass::Fish, 0.5),
+        (BodyClass::Humanoid, 0.3),
+        (BodyClass::Other, 0.2),
+    ]);
+    let choice = choose(&recognition, &human.mesh, &body, template);
+    assert!(choice.by_fit);
+    assert_eq!(choice.class, BodyClass::Humanoid);
+    let carried = choice.carried.expect("the human template fits");
+    assert!(carried.cost <= rigkit::recognise::FITS, "{}", carried.cost);
+    assert_eq!(
+        carried.skeleton.joints.len(),
+        library.get("rig-human").unwrap().skeleton.joints.len()
+    );
+    // A sure classifier is taken at its word, and "other" gets the free-form skeleton.
+    let sure = unsure(&[(BodyClass::Fish, 0.9), (BodyClass::Humanoid, 0.1)]);
+    let choice = choose(&sure, &human.mesh, &body, template);
+    assert_eq!((choice.class, choice.by_fit), (BodyClass::Fish, false));
+    let other = unsure(&[(BodyClass::Other, 0.9), (BodyClass::Humanoid, 0.1)]);
+    let choice = choose(&other, &human.mesh, &body, template);
+    assert_eq!(choice.class, BodyClass::Other);
+    assert!(choice.carried.is_none());
+    // A flat slab is no creature: no template fits it well enough.
+    let slab = rigkit::mesh::boxes(&[(glam::Vec3::ZERO, glam::Vec3::new(1.0, 0.05, 0.6))], 3);
+    let body = Body::of(&slab, &AutoOptions::default()).unwrap();
+    let recognition = unsure(&[
+        (BodyClass::Quadruped, 0.4),
+        (BodyClass::Spider, 0.35),
+        (BodyClass::Other, 0.25),
+    ]);
+    let choice = choose(&recognition, &slab, &body, template);
+    assert_eq!(
+        choice.class,
+        BodyClass::Other,
+        "{:?}",
+        choice.carried.map(|c| c.cost)
+    );
+}
+
 #[test]
 fn auto_fits_the_recognised_plans_library_template_or_falls_back_to_free_form() {
     use glam::{Mat4, Quat, Vec3};
@@ -399,7 +458,23 @@ fn auto_fits_the_recognised_plans_library_template_or_falls_back_to_free_form() 
         match recognised.template {
             Some(t) => {
                 templated += 1;
-                assert!(p >= AUTO_CONFIDENCE && Some(t) == best.template(), "{rel}");
+                if recognised.by_fit {
+                    // Unsure: one of the likeliest plans, whose template fitted best.
+                    assert!(p < AUTO_CONFIDENCE, "{rel}: {p}");
+                    let likely = recognised.recognition.ranked();
+                    assert!(
+                        likely
+                            .iter()
+                            .take(rigkit::recognise::TRIED + 1)
+                            .any(|&(c, q)| c == recognised.class
+                                && q >= rigkit::recognise::PLAUSIBLE),
+                        "{rel}: {:?} is not a likely plan",
+                        recognised.class
+                    );
+                } else {
+                    assert!(p >= AUTO_CONFIDENCE && recognised.class == best, "{rel}");
+                }
+                assert_eq!(Some(t), recognised.class.template(), "{rel}");
                 assert_eq!(names(skeleton), names(&library.get(t).unwrap().skeleton));
             }
             None => {

@@ -13,7 +13,7 @@ use std::time::Instant;
 use rigkit::compute::cpu_device;
 use rigkit::export::{ExportOptions, export_glb};
 use rigkit::neural::Networks;
-use rigkit::pipeline::{Methods, RigRequest, rig_character_async};
+use rigkit::pipeline::{Methods, Recognised, RigRequest, rig_character_async};
 use serde::{Deserialize, Serialize};
 
 /// The record file written beside the outputs.
@@ -39,6 +39,14 @@ struct Record {
     joints: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// For `--template auto`: the body plan recognised, how sure, and the template fitted
+    /// (none for the free-form skeleton).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    plan: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    confidence: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    template: Option<String>,
 }
 
 pub fn batch(args: &[String]) -> Result<(), CliError> {
@@ -191,9 +199,9 @@ fn rig_one(
     let started = Instant::now();
     let out_rel = Path::new(rel).with_extension("glb").display().to_string();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
-        || -> Result<(usize, usize), CliError> {
+        || -> Result<(usize, usize, Option<Recognised>), CliError> {
             let mut character = super::load(&path.to_string_lossy())?;
-            rigkit::blocking::block_on(rig_character_async(
+            let report = rigkit::blocking::block_on(rig_character_async(
                 &mut character,
                 request,
                 || networks.as_ref().map_err(Clone::clone),
@@ -215,7 +223,7 @@ fn rig_one(
                 .and_then(|()| std::fs::rename(&partial, &target))
                 .map_err(|e| format!("cannot write '{}': {e}", target.display()))?;
             let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
-            Ok((character.mesh.vertex_count(), joints))
+            Ok((character.mesh.vertex_count(), joints, report.recognised))
         },
     ));
     let seconds = started.elapsed().as_secs_f32();
@@ -231,7 +239,11 @@ fn rig_one(
             ("error", Err(format!("internal error: {why}")))
         }
     };
-    let (vertices, joints) = outcome.as_ref().map_or((0, 0), |&c| c);
+    let (vertices, joints, recognised) = match &outcome {
+        Ok((vertices, joints, recognised)) => (*vertices, *joints, recognised.as_ref()),
+        Err(_) => (0, 0, None),
+    };
+    let best = recognised.map(|r| r.recognition.best());
     Record {
         file: rel.to_owned(),
         status: status.to_owned(),
@@ -239,6 +251,9 @@ fn rig_one(
         seconds,
         vertices,
         joints,
+        plan: best.map(|(plan, _)| plan.name().to_owned()),
+        confidence: best.map(|(_, p)| p),
+        template: recognised.and_then(|r| r.template).map(str::to_owned),
         error: outcome.err(),
     }
 }

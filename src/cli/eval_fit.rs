@@ -12,7 +12,7 @@ use rigkit::eval::{joint_distances, joint_error, random_placement};
 use rigkit::mesh::Mesh;
 use rigkit::neural::PlanNet;
 use rigkit::random::Rng;
-use rigkit::recognise::AUTO_CONFIDENCE;
+use rigkit::recognise::{self, BodyClass};
 use rigkit::rig::Skeleton;
 use rigkit::skeleton::{
     AutoOptions, Body, Carried, Library, SkeletonSource, TemplateRig, carry, skeleton_for, stances,
@@ -177,30 +177,49 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
                 *p = place.transform_point3(*p);
             }
             let fitted = if let Some((planner, bundled)) = &planner {
-                // The body-plan classifier's choice, as `--template auto` makes it.
+                // The body-plan classifier's choice, as `--template auto` makes it, each
+                // plan's template being the candidate rigged like the bundled one.
                 let recognition = planner.recognise_mesh(&mesh, &device)?;
                 let (class, p) = recognition.best();
-                let chosen = (recognition.choice(AUTO_CONFIDENCE).template())
-                    .and_then(|name| bundled.get(name))
-                    .and_then(|rig| best_template(&candidates, &rig.skeleton));
-                match chosen {
-                    Some(chosen) => {
-                        if name_share(&chosen.rig.skeleton, &entry.rig.skeleton) > 0.9 {
+                let rigs: Vec<(BodyClass, TemplateRig)> = BodyClass::ALL
+                    .into_iter()
+                    .filter_map(|c| {
+                        let rig = bundled.get(c.template()?)?;
+                        let chosen = best_template(&candidates, &rig.skeleton)?;
+                        Some((c, with_bodies(chosen, &candidates, one_body)))
+                    })
+                    .collect();
+                let body = Body::of(&mesh, &AutoOptions::default())?;
+                let choice = recognise::choose(&recognition, &mesh, &body, |c| {
+                    rigs.iter().find(|(k, _)| *k == c).map(|(_, rig)| rig)
+                });
+                let how = if choice.by_fit { "by fit" } else { "sure" };
+                match choice.carried {
+                    Some(carried) => {
+                        let fitted_rig = rigs.iter().find(|(k, _)| *k == choice.class);
+                        if fitted_rig.is_some_and(|(_, rig)| {
+                            name_share(&rig.skeleton, &entry.rig.skeleton) > 0.9
+                        }) {
                             chosen_right += 1;
+                            if choice.by_fit {
+                                out!(
+                                    "  {name}: {} {p:.2}, fitted {} {how}",
+                                    class.name(),
+                                    choice.class.name()
+                                );
+                            }
                         } else {
                             out!(
-                                "  {name}: taken for {} {p:.2}, fitted {}",
+                                "  {name}: {} {p:.2}, fitted {} {how}",
                                 class.name(),
-                                chosen.file
+                                choice.class.name()
                             );
                         }
-                        let rig = with_bodies(chosen, &candidates, one_body);
-                        let source = SkeletonSource::Rigged(Box::new(rig));
-                        skeleton_for(&mesh, &source, &AutoOptions::default())?
+                        carried.skeleton
                     }
                     None => {
                         out!(
-                            "  {name}: taken for {} {p:.2}: free-form skeleton",
+                            "  {name}: taken for {} {p:.2}: free-form skeleton ({how})",
                             class.name()
                         );
                         Skeleton::default()

@@ -16,6 +16,7 @@ mod dataset;
 mod eval;
 mod eval_fit;
 mod eval_landmarks;
+mod fit_costs;
 mod recognise;
 mod rig;
 mod train;
@@ -160,6 +161,11 @@ USAGE:
                                   (humanoid, quadruped, bird, fish, snake, spider,
                                   tailed-biped, winged-quadruped, other), its confidence,
                                   the runner-up and the library template it gets
+    rigkit recognise --fit-costs DATA [--placements N] [--seed S] [--only PREFIX]...
+                                  Per labelled training character (placed, posed and
+                                  stretched), the likeliest plans and how much each one's
+                                  template bends to fit (what auto's check by fitting is
+                                  chosen on; never reads eval/ or the Mesh2Motion variations)
     rigkit train skeleton|skin|body-plan --out DIR [--data DIR] [--steps N] [--lr X] [--seed S]
                  [--procedural N] [--anny N] [--augmented N] [--validate-every N]
                  [--zero-ad DIR]

@@ -15,6 +15,9 @@ pub fn recognise(args: &[String]) -> Result<(), CliError> {
     }
     let device = cpu_device();
     let model = PlanNet::bundled(&device)?;
+    if args[0] == "--fit-costs" {
+        return super::fit_costs::fit_costs(&args[1..]);
+    }
     if args[0] == "--scores" {
         let file = args.get(1).ok_or("--scores needs a features.csv")?;
         return scores(&model, std::path::Path::new(file), &device);

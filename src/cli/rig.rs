@@ -163,13 +163,18 @@ pub(super) fn describe_choice(recognised: &rigkit::pipeline::Recognised) -> Stri
     use rigkit::recognise::BodyClass;
     let ranked = recognised.recognition.ranked();
     let (best, p) = ranked[0];
-    let fitted = match recognised.template {
-        Some(name) => format!("fitted {name}"),
-        None if best == BodyClass::Other => "free-form skeleton".to_owned(),
-        None => format!(
-            "free-form skeleton: less sure than {}",
+    let fitted = match (recognised.template, recognised.by_fit) {
+        (Some(name), false) => format!("fitted {name}"),
+        (Some(name), true) => format!(
+            "less sure than {}, so the likeliest plans' templates were fitted: {name} as {}",
+            rigkit::recognise::AUTO_CONFIDENCE,
+            recognised.class.name()
+        ),
+        (None, true) if best != BodyClass::Other => format!(
+            "free-form skeleton: less sure than {}, and no likely plan's template fitted",
             rigkit::recognise::AUTO_CONFIDENCE
         ),
+        (None, _) => "free-form skeleton".to_owned(),
     };
     format!(
         "recognised {} {p:.2} (then {} {:.2}); {fitted}",

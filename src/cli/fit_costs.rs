@@ -1,0 +1,113 @@
+//! `rigkit recognise --fit-costs DATA…`: for each labelled character (placed, posed and
+//! stretched as real files come), what the classifier says and how much each likely plan's
+//! library template bends to fit it — the numbers `--template auto`'s check by fitting is
+//! chosen on. Never reads `eval/` or the Mesh2Motion variations (they score the choice).
+
+use std::path::Path;
+
+use super::CliError;
+use rigkit::compute::cpu_device;
+use rigkit::dataset::augment::{repose, rescale};
+use rigkit::dataset::body_plans::class_of_path;
+use rigkit::dataset::glb_files;
+use rigkit::eval::random_placement;
+use rigkit::neural::PlanNet;
+use rigkit::random::Rng;
+use rigkit::recognise::BodyClass;
+use rigkit::skeleton::{AutoOptions, Body, Library, carry};
+
+/// Plans (other than "other") carried per placement, likeliest first.
+const CANDIDATES: usize = 3;
+
+pub fn fit_costs(args: &[String]) -> Result<(), CliError> {
+    let mut root = None;
+    let mut placements = 1usize;
+    let mut seed = 1u64;
+    let mut only = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--placements" => placements = parse(&value("--placements")?)?,
+            "--seed" => seed = parse(&value("--seed")?)?,
+            "--only" => only.push(value("--only")?),
+            other if other.starts_with("--") => {
+                return Err(format!("recognise --fit-costs: unknown option '{other}'").into());
+            }
+            other => root = Some(other.to_owned()),
+        }
+    }
+    let root = root.ok_or("recognise --fit-costs needs the data root")?;
+    let device = cpu_device();
+    let model = PlanNet::bundled(&device)?;
+    let library = Library::shared().ok_or("the template library does not read")?;
+    let mut rng = Rng::new(seed);
+    out!("file\tlabel\tplacement\tclass\tp\tcost");
+    for path in glb_files(Path::new(&root))? {
+        let relative = path
+            .strip_prefix(&root)
+            .map_or_else(|_| path.clone(), Path::to_path_buf)
+            .to_string_lossy()
+            .replace('\\', "/");
+        if relative.starts_with("eval/") || relative.contains("mesh2motion-variations") {
+            continue;
+        }
+        if !only.is_empty() && !only.iter().any(|o| relative.starts_with(o.as_str())) {
+            continue;
+        }
+        let Some(label) = class_of_path(&relative) else {
+            continue;
+        };
+        let Ok(character) = super::load(&path.to_string_lossy()) else {
+            continue;
+        };
+        let size = character.mesh.bounds().longest_side();
+        for placement in 0..placements {
+            let mut varied = character.clone();
+            if varied.skeleton.is_some() && varied.skin.is_some() {
+                repose(&mut varied, 10f32.to_radians(), &mut rng);
+                let mut draw = || rng.range(-1.2f32.ln(), 1.2f32.ln()).exp();
+                let s = glam::Vec3::new(draw(), draw(), draw());
+                rescale(&mut varied, s);
+            }
+            let place = random_placement(&mut rng, size, (0.05, 20.0), true);
+            let mut mesh = varied.mesh.clone();
+            for p in &mut mesh.positions {
+                *p = place.transform_point3(*p);
+            }
+            let recognition = model.recognise_mesh(&mesh, &device)?;
+            let Ok(body) = Body::of(&mesh, &AutoOptions::default()) else {
+                continue;
+            };
+            let candidates = recognition
+                .ranked()
+                .into_iter()
+                .filter(|(c, _)| *c != BodyClass::Other)
+                .take(CANDIDATES);
+            let (best, p_best) = recognition.best();
+            out!(
+                "{relative}\t{}\t{placement}\tbest:{}\t{p_best:.3}\t",
+                label.name(),
+                best.name()
+            );
+            for (class, p) in candidates {
+                let Some(rig) = class.template().and_then(|n| library.get(n)) else {
+                    continue;
+                };
+                let cost = carry(&mesh, &body, rig).cost;
+                out!(
+                    "{relative}\t{}\t{placement}\t{}\t{p:.3}\t{cost:.4}",
+                    label.name(),
+                    class.name()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse<T: std::str::FromStr>(value: &str) -> Result<T, CliError> {
+    value
+        .parse()
+        .map_err(|_| format!("recognise --fit-costs: '{value}' is not a number").into())
+}

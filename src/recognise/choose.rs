@@ -1,0 +1,67 @@
+//! `--template auto`'s choice of template: the classifier proposes, and where it is unsure,
+//! fitting decides — the likeliest plans' templates are carried onto the mesh and the one whose
+//! body bends least to fit is kept, if it fits at all.
+
+use super::{AUTO_CONFIDENCE, BodyClass, Recognition};
+use crate::mesh::Mesh;
+use crate::skeleton::{Body, Carried, TemplateRig, carry};
+
+/// Plans whose templates are tried when the classifier is unsure: the likeliest this many…
+pub const TRIED: usize = 3;
+/// …that are at least this likely.
+pub const PLAUSIBLE: f32 = 0.05;
+/// A template whose body has to bend more than this to fit ([`Carried::cost`]) does not fit
+/// a mesh the classifier is unsure of; it gets the free-form skeleton. Chosen on the
+/// training and validation characters (`rigkit recognise --fit-costs`, models/README.md).
+pub const FITS: f32 = 0.07;
+
+/// The template `--template auto` fits, carried onto the mesh.
+pub struct Choice {
+    /// The plan rigged as: [`BodyClass::Other`] for the free-form skeleton.
+    pub class: BodyClass,
+    /// The plan's template carried onto the mesh; `None` for the free-form skeleton (or a
+    /// plan without a template in the library given).
+    pub carried: Option<Carried>,
+    /// Whether the classifier was unsure, so that the plans' fits decided.
+    pub by_fit: bool,
+}
+
+/// The plan and template to rig `mesh` (voxelised as `body`) as: the classifier's likeliest
+/// plan when it is at least [`AUTO_CONFIDENCE`] sure (and not "other"); else, of its
+/// [`TRIED`] likeliest plans other than "other" that are at least [`PLAUSIBLE`], the one whose
+/// template bends least to fit, if that bends no more than [`FITS`]; else the free-form
+/// skeleton. `template` gives a plan's library template.
+pub fn choose<'t>(
+    recognition: &Recognition,
+    mesh: &Mesh,
+    body: &Body,
+    template: impl Fn(BodyClass) -> Option<&'t TemplateRig>,
+) -> Choice {
+    let (best, p) = recognition.best();
+    if p >= AUTO_CONFIDENCE {
+        return Choice {
+            class: best,
+            carried: template(best).map(|rig| carry(mesh, body, rig)),
+            by_fit: false,
+        };
+    }
+    let fitted = recognition
+        .ranked()
+        .into_iter()
+        .filter(|&(class, p)| class != BodyClass::Other && p >= PLAUSIBLE)
+        .take(TRIED)
+        .filter_map(|(class, _)| template(class).map(|rig| (class, carry(mesh, body, rig))))
+        .min_by(|a, b| a.1.cost.total_cmp(&b.1.cost));
+    match fitted {
+        Some((class, carried)) if carried.cost <= FITS => Choice {
+            class,
+            carried: Some(carried),
+            by_fit: true,
+        },
+        _ => Choice {
+            class: BodyClass::Other,
+            carried: None,
+            by_fit: true,
+        },
+    }
+}
