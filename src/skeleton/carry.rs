@@ -5,7 +5,7 @@ use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::register::POINTS;
 use super::warp::WARP_POINTS;
-use super::{Body, Interior, JOINT_MARGIN, TemplateRig, align, register, warp};
+use super::{Body, Interior, JOINT_MARGIN, TemplateRig, align, legs, register, warp};
 use crate::mesh::{Mesh, winding_number};
 use crate::rig::Skeleton;
 
@@ -72,12 +72,73 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
             place(mesh, &interior, skeleton, template_mesh, fit)
         })
         .collect();
-    if fits.len() == 1
+    let mut carried = if fits.len() == 1
         && let Some((own, _)) = fits.pop()
     {
-        return own;
+        own
+    } else {
+        blend(mesh, &interior, fits)
+    };
+    if let Some(turn) = turn {
+        fit_hips(
+            &mut carried.skeleton,
+            upright(turn * Vec3::Y),
+            mesh,
+            body,
+            &interior,
+            rig,
+        );
     }
-    blend(mesh, &interior, fits)
+    carried
+}
+
+/// Files stand along an axis: an overlay a little askew (a pear-shaped body fits leaning)
+/// says which, not how much it leans.
+fn upright(up: Vec3) -> Vec3 {
+    let axis = [Vec3::X, Vec3::Y, Vec3::Z]
+        .into_iter()
+        .flat_map(|a| [a, -a])
+        .max_by(|a, b| a.dot(up).total_cmp(&b.dot(up)))
+        .unwrap_or(Vec3::Y);
+    if axis.dot(up.normalize_or_zero()) > STANDS.to_radians().cos() {
+        axis
+    } else {
+        up
+    }
+}
+
+/// An overlay's up within this many degrees of an axis is that axis.
+const STANDS: f32 = 25.0;
+
+/// A humanoid template's hips moved to where the mesh's legs fork ([`legs::fit_hips`]), when
+/// both bodies stand on two legs.
+fn fit_hips(
+    skeleton: &mut Skeleton,
+    up: Vec3,
+    mesh: &Mesh,
+    body: &Body,
+    interior: &Interior<'_>,
+    rig: &TemplateRig,
+) {
+    if !legs::has_legs(&rig.skeleton) {
+        return;
+    }
+    let Some(fork) = legs::fork(&body.solid, up) else {
+        return;
+    };
+    let options = super::AutoOptions::default();
+    let (template_body, _) = crate::volume::capped_solid(
+        &rig.mesh.positions,
+        &rig.mesh.triangles,
+        options.resolution,
+        options.max_solid_voxels,
+    );
+    let Some(template_fork) = legs::fork(&template_body, Vec3::Y) else {
+        return;
+    };
+    legs::fit_hips(skeleton, up, fork, &rig.skeleton, template_fork, &|p| {
+        just_inside(mesh, interior, p)
+    });
 }
 
 /// The carried skeleton of a template whose body has no surface to overlay.
@@ -294,7 +355,7 @@ fn place(
 /// `p` when it lies inside `mesh`, else the first point inside on the way to the body's
 /// interior ([`Interior::inside`]), a tenth of the rest of the way past the surface: a finger
 /// joint that lands just outside a finger stays in that finger rather than jumping to the palm.
-fn just_inside(mesh: &Mesh, interior: &Interior<'_>, p: Vec3) -> Vec3 {
+pub(super) fn just_inside(mesh: &Mesh, interior: &Interior<'_>, p: Vec3) -> Vec3 {
     let inside = |q: Vec3| winding_number(&mesh.positions, &mesh.triangles, q) > 0.5;
     if inside(p) {
         return p;

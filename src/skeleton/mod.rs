@@ -14,6 +14,7 @@ mod closest;
 mod curves;
 mod humanoid;
 mod joint_list;
+mod legs;
 mod level_sets;
 mod library;
 mod quadruped;
