@@ -96,25 +96,13 @@ fn bake(character: &mut Character, edits: &[(usize, Mat4)]) -> bool {
     let mut posed = skeleton.bind_world();
     for &(joint, m) in edits {
         for (j, world) in posed.iter_mut().enumerate() {
-            if at_or_below(skeleton, j, joint) {
+            if skeleton.is_at_or_below(j, joint) {
                 *world = m * *world;
             }
         }
     }
     bake_rest_pose(character, posed);
     true
-}
-
-/// Whether `j` is `ancestor` or hangs below it.
-fn at_or_below(skeleton: &crate::rig::Skeleton, j: usize, ancestor: usize) -> bool {
-    let mut at = Some(j);
-    while let Some(k) = at {
-        if k == ancestor {
-            return true;
-        }
-        at = skeleton.joints[k].parent.map(|p| p.index());
-    }
-    false
 }
 
 #[cfg(test)]

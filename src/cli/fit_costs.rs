@@ -1,7 +1,9 @@
 //! `rigkit recognise --fit-costs DATA…`: for each labelled character (placed, posed and
 //! stretched as real files come), what the classifier says and how much each likely plan's
 //! library template bends to fit it — the numbers `--template auto`'s check by fitting is
-//! chosen on. Never reads `eval/` or the Mesh2Motion variations (they score the choice).
+//! chosen on. Reads only `train/` (the classifier's training and validation packs), never
+//! `eval/`, the samples or their bodies in `motion/`, nor the Mesh2Motion variations (they
+//! score the choice).
 
 use std::path::Path;
 
@@ -43,13 +45,13 @@ pub fn fit_costs(args: &[String]) -> Result<(), CliError> {
     let library = Library::shared().ok_or("the template library does not read")?;
     let mut rng = Rng::new(seed);
     out!("file\tlabel\tplacement\tclass\tp\tcost");
-    for path in glb_files(Path::new(&root))? {
+    for path in glb_files(&Path::new(&root).join("train"))? {
         let relative = path
             .strip_prefix(&root)
             .map_or_else(|_| path.clone(), Path::to_path_buf)
             .to_string_lossy()
             .replace('\\', "/");
-        if relative.starts_with("eval/") || relative.contains("mesh2motion-variations") {
+        if relative.contains("mesh2motion-variations") {
             continue;
         }
         if !only.is_empty() && !only.iter().any(|o| relative.starts_with(o.as_str())) {

@@ -54,6 +54,22 @@ impl Skeleton {
         })
     }
 
+    /// Whether joint `j` is `ancestor` or hangs below it.
+    pub fn is_at_or_below(&self, j: usize, ancestor: usize) -> bool {
+        let mut at = Some(j);
+        while let Some(k) = at {
+            if k == ancestor {
+                return true;
+            }
+            at = self
+                .joints
+                .get(k)
+                .and_then(|joint| joint.parent)
+                .map(JointId::index);
+        }
+        false
+    }
+
     /// Each joint's number of ancestors (0 for roots); parents come first, so one pass does.
     pub fn depths(&self) -> Vec<usize> {
         let mut depth: Vec<usize> = Vec::with_capacity(self.joints.len());

@@ -227,16 +227,6 @@ pub(super) fn fit_hips(
     }
     let neck = height(skeleton, legs.neck, up);
     let hips = height(skeleton, legs.hips, up);
-    let under = |j: usize, a: usize| -> bool {
-        let mut at = Some(j);
-        while let Some(k) = at {
-            if k == a {
-                return true;
-            }
-            at = skeleton.joints[k].parent.map(|p| p.index());
-        }
-        false
-    };
     // Each joint's part, parents first: a leg, the spine from the hips to the neck, or
     // something else hanging off the hips (a tail, a skirt, an IK pole), which moves with them.
     let mut parts: Vec<Part> = Vec::with_capacity(skeleton.joints.len());
@@ -244,7 +234,7 @@ pub(super) fn fit_hips(
         let parent = joint.parent.map(|p| p.index());
         let part = if let Some(side) = legs.thighs.iter().position(|&t| t == j) {
             Part::Leg(side)
-        } else if under(legs.neck, j) && under(j, legs.hips) {
+        } else if skeleton.is_at_or_below(legs.neck, j) && skeleton.is_at_or_below(j, legs.hips) {
             Part::Spine
         } else {
             match parent.map(|p| (p, parts[p])) {
@@ -442,13 +432,18 @@ mod tests {
         Skeleton { joints }
     }
 
-    #[test]
-    fn hips_move_to_the_fork_and_the_legs_and_spine_follow() {
-        let template = figure(0.5);
-        let template_fork = Fork {
+    /// The stick figure standing with its thighs at 0.5, its legs forking at 0.45.
+    fn template() -> (Skeleton, Fork) {
+        let fork = Fork {
             ground: 0.0,
             crotch: 0.45,
         };
+        (figure(0.5), fork)
+    }
+
+    #[test]
+    fn hips_move_to_the_fork_and_the_legs_and_spine_follow() {
+        let (template, template_fork) = template();
         let mut fitted = template.clone();
         // The mesh's legs fork at 0.2: its thighs belong a tenth of the legs above that.
         let fork = Fork {
@@ -493,11 +488,7 @@ mod tests {
 
     #[test]
     fn legs_like_the_templates_keep_its_hips() {
-        let template = figure(0.5);
-        let template_fork = Fork {
-            ground: 0.0,
-            crotch: 0.45,
-        };
+        let (template, template_fork) = template();
         let mut fitted = template.clone();
         // A fork a little lower, or higher (a bulky suit, a skirt), says little about legs.
         for crotch in [0.42, 0.6, 0.8] {
