@@ -7,7 +7,7 @@ use glam::{Mat4, Quat, Vec3};
 
 use super::bake_rest_pose;
 use crate::Character;
-use crate::rig::{HumanoidRole, Side, humanoid_roles};
+use crate::rig::{HumanoidRole, Side, humanoid_roles, role_joint};
 
 /// Lowers both upper arms by `degrees` towards the ground (+Y up), turning about the
 /// shoulder joints; false (and unchanged) for a rig without named upper arms or a skin.
@@ -47,12 +47,7 @@ pub fn chibi(character: &mut Character, head: f32, legs: f32) -> bool {
         return false;
     };
     let roles = humanoid_roles(skeleton);
-    let find = |role| {
-        roles
-            .iter()
-            .find(|(r, _)| *r == role)
-            .map(|(_, j)| j.index())
-    };
+    let find = |role| role_joint(&roles, role);
     let (Some(head_joint), Some(left), Some(right), Some(hips)) = (
         find(HumanoidRole::Head),
         find(HumanoidRole::UpperLeg(Side::Left)),

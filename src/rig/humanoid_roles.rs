@@ -122,6 +122,14 @@ fn sided_part(part: &str) -> Option<fn(Side) -> HumanoidRole> {
     })
 }
 
+/// The joint playing `role` among `roles` (as [`humanoid_roles`] lists them).
+pub fn role_joint(roles: &[(HumanoidRole, JointId)], role: HumanoidRole) -> Option<usize> {
+    roles
+        .iter()
+        .find(|(r, _)| *r == role)
+        .map(|(_, j)| j.index())
+}
+
 /// Each role's joint in `skeleton` (the first joint, in hierarchy order, that plays it).
 pub fn humanoid_roles(skeleton: &Skeleton) -> Vec<(HumanoidRole, JointId)> {
     let mut found: Vec<(HumanoidRole, JointId)> = Vec::new();

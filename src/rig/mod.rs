@@ -11,7 +11,7 @@ mod skin_weights;
 pub use bone_names::{BoneNames, humanoid_bone_map, rename_humanoid};
 pub use humanoid::HumanoidBone;
 pub(crate) use humanoid_roles::words as name_words;
-pub use humanoid_roles::{HumanoidRole, Side, humanoid_role, humanoid_roles};
+pub use humanoid_roles::{HumanoidRole, Side, humanoid_role, humanoid_roles, role_joint};
 pub use influences::top_influences;
 pub use kinematics::forward_kinematics;
 pub use skeleton::{Bone, Joint, JointId, Skeleton};

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use glam::{IVec2, Vec3};
 
-use crate::rig::{HumanoidRole, Side, Skeleton, humanoid_roles};
+use crate::rig::{HumanoidRole, Side, Skeleton, humanoid_roles, role_joint};
 use crate::volume::Solid;
 
 /// The soles are looked for in this share of the body's height above its lowest point.
@@ -305,12 +305,7 @@ struct Legs {
 impl Legs {
     fn of(skeleton: &Skeleton) -> Option<Self> {
         let roles = humanoid_roles(skeleton);
-        let find = |role| {
-            roles
-                .iter()
-                .find(|(r, _)| *r == role)
-                .map(|(_, j)| j.index())
-        };
+        let find = |role| role_joint(&roles, role);
         Some(Self {
             hips: find(HumanoidRole::Hips)?,
             neck: find(HumanoidRole::Neck)?,
@@ -432,6 +427,16 @@ mod tests {
         Skeleton { joints }
     }
 
+    /// Fits `fitted` (a copy of [`template`]'s figure) to legs forking at `crotch` above the ground.
+    fn fit_to(fitted: &mut Skeleton, crotch: f32) -> bool {
+        let (template, template_fork) = template();
+        let fork = Fork {
+            ground: 0.0,
+            crotch,
+        };
+        fit_hips(fitted, Vec3::Y, fork, &template, template_fork, &|p| p)
+    }
+
     /// The stick figure standing with its thighs at 0.5, its legs forking at 0.45.
     fn template() -> (Skeleton, Fork) {
         let fork = Fork {
@@ -443,21 +448,10 @@ mod tests {
 
     #[test]
     fn hips_move_to_the_fork_and_the_legs_and_spine_follow() {
-        let (template, template_fork) = template();
+        let (template, _) = template();
         let mut fitted = template.clone();
         // The mesh's legs fork at 0.2: its thighs belong a tenth of the legs above that.
-        let fork = Fork {
-            ground: 0.0,
-            crotch: 0.2,
-        };
-        assert!(fit_hips(
-            &mut fitted,
-            Vec3::Y,
-            fork,
-            &template,
-            template_fork,
-            &|p| p
-        ));
+        assert!(fit_to(&mut fitted, 0.2));
         let y = |name: &str| {
             let j = fitted.joints.iter().find(|j| j.name == name).unwrap();
             j.position().y
@@ -488,22 +482,11 @@ mod tests {
 
     #[test]
     fn legs_like_the_templates_keep_its_hips() {
-        let (template, template_fork) = template();
+        let (template, _) = template();
         let mut fitted = template.clone();
         // A fork a little lower, or higher (a bulky suit, a skirt), says little about legs.
         for crotch in [0.42, 0.6, 0.8] {
-            let fork = Fork {
-                ground: 0.0,
-                crotch,
-            };
-            assert!(!fit_hips(
-                &mut fitted,
-                Vec3::Y,
-                fork,
-                &template,
-                template_fork,
-                &|p| p
-            ));
+            assert!(!fit_to(&mut fitted, crotch));
             assert_eq!(fitted, template);
         }
     }
