@@ -355,7 +355,7 @@ fn place(
 /// `p` when it lies inside `mesh`, else the first point inside on the way to the body's
 /// interior ([`Interior::inside`]), a tenth of the rest of the way past the surface: a finger
 /// joint that lands just outside a finger stays in that finger rather than jumping to the palm.
-pub(super) fn just_inside(mesh: &Mesh, interior: &Interior<'_>, p: Vec3) -> Vec3 {
+fn just_inside(mesh: &Mesh, interior: &Interior<'_>, p: Vec3) -> Vec3 {
     let inside = |q: Vec3| winding_number(&mesh.positions, &mesh.triangles, q) > 0.5;
     if inside(p) {
         return p;

@@ -64,7 +64,7 @@ pub(super) fn fork(solid: &Solid, up: Vec3) -> Option<Fork> {
         return None;
     }
     let bands = ((top - ground) / voxel) as usize + 1;
-    let mut slices: Vec<HashSet<IVec2>> = vec![HashSet::new(); bands];
+    let mut cells: Vec<HashSet<IVec2>> = vec![HashSet::new(); bands];
     for (p, h) in centres.iter().zip(&heights) {
         // Rounded: a voxel layer's centres are a whole number of voxels apart along an axis.
         let band = (((h - ground) / voxel).round() as usize).min(bands - 1);
@@ -75,20 +75,22 @@ pub(super) fn fork(solid: &Solid, up: Vec3) -> Option<Fork> {
             (from.dot(across) / voxel).floor() as i32,
             (from.dot(along) / voxel).floor() as i32,
         );
-        slices[band].insert(at);
+        cells[band].insert(at);
     }
+    // Each slice's pieces, found once: every start below follows the same slices up.
+    let slices: Vec<Vec<HashSet<IVec2>>> = cells.iter().map(pieces).collect();
     let soles = ((SOLES * bands as f32) as usize).min(bands - 1);
     let highest = (HIGHEST * bands as f32) as usize;
     let shortest = (SHORTEST * bands as f32).ceil() as usize;
     // Two balanced pieces low down that stay apart for a leg's length: two pieces of one
     // foot (a toe and a heel) join within it, and the search starts a slice higher.
     (0..=soles).find_map(|start| {
-        let mut pieces = pieces(&slices[start]);
+        let mut pieces: Vec<&HashSet<IVec2>> = slices[start].iter().collect();
         pieces.sort_by_key(|p| std::cmp::Reverse(p.len()));
         if pieces.len() < 2 || (pieces[1].len() as f32) < BALANCE * pieces[0].len() as f32 {
             return None;
         }
-        let feet = [pieces.swap_remove(0), pieces.swap_remove(0)];
+        let feet = [pieces[0].clone(), pieces[1].clone()];
         let joined = join(&slices[..highest.min(bands)], start, feet)?;
         (joined >= start + shortest).then_some(Fork {
             ground,
@@ -100,22 +102,21 @@ pub(super) fn fork(solid: &Solid, up: Vec3) -> Option<Fork> {
 /// The slice above `start` in which the pieces followed up from `feet` last became one:
 /// legs that touch at the knees part again above them, a body does not. `None` if they
 /// never join, or cannot be followed that far.
-fn join(slices: &[HashSet<IVec2>], start: usize, feet: [HashSet<IVec2>; 2]) -> Option<usize> {
+fn join(slices: &[Vec<HashSet<IVec2>>], start: usize, feet: [HashSet<IVec2>; 2]) -> Option<usize> {
     let mut legs = Some(feet);
     let mut joined: Option<(usize, HashSet<IVec2>)> = None;
-    for (b, slice) in slices.iter().enumerate().skip(start + 1) {
-        let mut pieces = pieces(slice);
+    for (b, pieces) in slices.iter().enumerate().skip(start + 1) {
         // A slice between two voxel layers (an up askew of the grid) has nothing to follow.
         if pieces.is_empty() {
             continue;
         }
         if let Some(apart) = &legs {
             let next = [
-                most_overlapping(&pieces, &apart[0])?,
-                most_overlapping(&pieces, &apart[1])?,
+                most_overlapping(pieces, &apart[0])?,
+                most_overlapping(pieces, &apart[1])?,
             ];
             if next[0] == next[1] {
-                joined = Some((b, pieces.swap_remove(next[0])));
+                joined = Some((b, pieces[next[0]].clone()));
                 legs = None;
             } else {
                 legs = Some(next.map(|i| pieces[i].clone()));
@@ -134,18 +135,21 @@ fn join(slices: &[HashSet<IVec2>], start: usize, feet: [HashSet<IVec2>; 2]) -> O
                     legs = Some([pieces[one].clone(), pieces[two].clone()]);
                     joined = None;
                 }
-                [one, ..] => *body = pieces.swap_remove(one),
+                [one, ..] => *body = pieces[one].clone(),
             }
         }
     }
     joined.map(|(at, _)| at)
 }
 
-/// The 8-connected pieces of a slice's cells.
+/// The 8-connected pieces of a slice's cells, in the order of their first cells by x then
+/// y: a set's own order changes from run to run, and ties between pieces must not.
 fn pieces(cells: &HashSet<IVec2>) -> Vec<HashSet<IVec2>> {
+    let mut order: Vec<IVec2> = cells.iter().copied().collect();
+    order.sort_by_key(|c| (c.x, c.y));
     let mut seen: HashSet<IVec2> = HashSet::with_capacity(cells.len());
     let mut out = Vec::new();
-    for &start in cells {
+    for start in order {
         if !seen.insert(start) {
             continue;
         }
