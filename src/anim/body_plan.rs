@@ -1,18 +1,45 @@
 //! What a skeleton's parts are for, read from its shape: legs reach the ground, wings spread
 //! sideways, the spine runs from the root to the head, and other chains (tails, tentacles,
-//! necks, ears) hang free. Procedural motions animate these parts. Up is +Y. Artists' rigs
-//! are read as they come: several roots (a leg per root), IK foot targets beside the leg
-//! they end, a control root on the floor below a flying creature.
+//! necks, ears) hang free. Procedural motions animate these parts. Up is +Y, or the axis the
+//! legs stand along ([`BodyPlan::standing`]). Artists' rigs are read as they come: several
+//! roots (a leg per root), IK foot targets beside the leg they end or controls carrying the
+//! foot, a control root on the floor below a flying creature.
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 use crate::rig::{JointId, Skeleton, name_words};
 
 /// A run of joints without branches, from the joint after a branch point to a tip.
 pub type Chain = Vec<JointId>;
 
+/// The axes a rig may stand along, glTF's +Y first.
+const UPS: [Vec3; 6] = [
+    Vec3::Y,
+    Vec3::Z,
+    Vec3::NEG_Z,
+    Vec3::X,
+    Vec3::NEG_X,
+    Vec3::NEG_Y,
+];
+
 /// Words naming chains that hang or spread but never stand.
 const NOT_LEGS: [&str; 5] = ["tail", "wing", "hair", "ear", "ears"];
+
+/// Words naming the joints of a leg.
+const LEGS: [&str; 11] = [
+    "leg", "thigh", "knee", "shin", "calf", "ankle", "foot", "feet", "toe", "paw", "hoof",
+];
+
+/// Whether a joint of `chain` has one of `words` in its name.
+fn named(skeleton: &Skeleton, chain: &Chain, words: &[&str]) -> bool {
+    chain
+        .iter()
+        .any(|j| is_named(&skeleton.joints[j.index()].name, words))
+}
+
+fn is_named(name: &str, words: &[&str]) -> bool {
+    name_words(name).iter().any(|w| words.contains(&w.as_str()))
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BodyPlan {
@@ -103,21 +130,49 @@ impl BodyPlan {
             segments.push(chain);
         }
         // A chain that stops above the ground may end at an IK target standing below its tip:
-        // a leaf off a root, below and near the tip, and nearer it than any other chain's tip.
+        // a leaf off a root, below and near the tip, or a control there carrying the foot, and
+        // nearer the tip than any other chain's tip.
         let tips: Vec<usize> = segments.iter().map(|c| c[c.len() - 1].index()).collect();
         let stands_in = |f: usize, tip: usize| {
-            let (f, t) = (pos(f), pos(tip));
-            let drop = t.y - f.y;
-            let apart = Vec3::new(f.x - t.x, 0.0, f.z - t.z).length();
-            drop > 0.0 && apart < drop.max(0.1 * size)
+            let (at, t) = (pos(f), pos(tip));
+            if children[f].is_empty() {
+                let drop = t.y - at.y;
+                let apart = Vec3::new(at.x - t.x, 0.0, at.z - t.z).length();
+                drop > 0.0 && apart < drop.max(0.1 * size)
+            } else {
+                // A control carrying the foot starts where the leg ends and reaches below it,
+                // no farther than a foot: not another limb.
+                let reach = (0..n)
+                    .filter(|&j| skeleton.is_at_or_below(j, f))
+                    .map(|j| pos(j).distance(at))
+                    .fold(0.0, f32::max);
+                at.distance(t) < 0.05 * size && reach < 0.3 * size && lowest[f] < t.y
+            }
+        };
+        // A control may carry the foot itself (an IK control off the root with the foot and
+        // toes below it): a single chain hanging off a root, not the body.
+        let single_chain = |j: usize| {
+            let mut at = j;
+            while let [only] = children[at][..] {
+                at = only;
+            }
+            children[at].is_empty()
+        };
+        let control = |f: usize| {
+            f != root
+                && (off_body(f)
+                    || skeleton.joints[f]
+                        .parent
+                        .is_some_and(|p| is_root(p.index()))
+                        && single_chain(f))
         };
         // Per tip, its foot: the nearest target for which it is the nearest tip.
         let mut foot: Vec<Option<usize>> = vec![None; n];
-        for f in (0..n).filter(|&f| off_body(f) && children[f].is_empty()) {
+        for f in (0..n).filter(|&f| control(f)) {
             let nearest = tips
                 .iter()
                 .copied()
-                .filter(|&t| t != f)
+                .filter(|&t| !skeleton.is_at_or_below(t, f))
                 .min_by(|&a, &b| pos(a).distance(pos(f)).total_cmp(&pos(b).distance(pos(f))));
             let Some(t) = nearest.filter(|&t| stands_in(f, t)) else {
                 continue;
@@ -129,7 +184,13 @@ impl BodyPlan {
         let foot_of = |c: &Chain| foot[c[c.len() - 1].index()].map(|f| JointId(f as u32));
         let reach = |c: &Chain| {
             let start = c[0].index();
-            foot_of(c).map_or(lowest[start], |f| lowest[start].min(pos(f.index()).y))
+            foot_of(c).map_or(lowest[start], |f| lowest[start].min(lowest[f.index()]))
+        };
+        // The chains a control carries (its own foot and toes) are no legs of their own.
+        let is_foot = |c: &Chain| {
+            foot.iter()
+                .flatten()
+                .any(|&f| skeleton.is_at_or_below(c[0].index(), f))
         };
         // The ground is where the lowest tip stands (a foot, a hoof, an IK target), not a
         // pivot the rig keeps on the floor below a flying body, nor a tail dragging below the
@@ -156,20 +217,14 @@ impl BodyPlan {
         let height = hi.y - lo_y;
         let ground = lo_y + 0.1 * height;
         // Names, where the rig has them, say what a drooping chain is.
-        let named = |c: &Chain, words: &[&str]| {
-            c.iter().any(|j| {
-                name_words(&skeleton.joints[j.index()].name)
-                    .iter()
-                    .any(|w| words.contains(&w.as_str()))
-            })
-        };
         let is_leg = |c: &Chain| {
             let start = c[0].index();
             let low = reach(c);
             low <= ground
                 && pos(start).y - low > 0.1 * height
                 && height > 0.05 * size
-                && !named(c, &NOT_LEGS)
+                && !named(skeleton, c, &NOT_LEGS)
+                && !is_foot(c)
         };
         let mut legs: Vec<Chain> = segments.iter().filter(|c| is_leg(c)).cloned().collect();
         // A leg's first segment may end at a branch (toes, claws): keep it as the leg. But a
@@ -190,7 +245,7 @@ impl BodyPlan {
         legs.retain(|c| c.len() >= 2 && !candidates.iter().any(|o| o != c && below(c, o)));
         let feet: Vec<Option<JointId>> = legs
             .iter()
-            .map(|c| foot_of(c).filter(|f| pos(f.index()).y < lowest[c[0].index()]))
+            .map(|c| foot_of(c).filter(|f| lowest[f.index()] < lowest[c[0].index()]))
             .collect();
         let forward = facing(skeleton, &legs, root);
         let lateral = Vec3::Y.cross(forward).normalize_or_zero();
@@ -225,7 +280,7 @@ impl BodyPlan {
         }
         let appendages = segments
             .into_iter()
-            .filter(|c| c.len() >= 2 && !legs.contains(c) && !wings.contains(c))
+            .filter(|c| c.len() >= 2 && !legs.contains(c) && !wings.contains(c) && !is_foot(c))
             .collect();
         let roots = std::iter::once(root)
             .chain((0..n).filter(|&j| is_root(j) && j != root))
@@ -243,6 +298,34 @@ impl BodyPlan {
             root: JointId(root as u32),
             roots,
         })
+    }
+
+    /// How `skeleton` stands: the turn that stands it along +Y, and its plan standing so.
+    /// +Y (glTF's up) unless fewer than two of the joint chains named as legs reach the ground
+    /// that way and more do along another axis (a file authored Z-up); ties in the order of
+    /// [`UPS`]. Names decide because shape alone does not: a fish on its side has fins
+    /// reaching the ground, a slime upside down its eyes, a fox on its side some chain.
+    pub fn standing(skeleton: &Skeleton) -> Option<(Quat, Self)> {
+        let named_legs = |plan: &Self| {
+            (plan.legs.iter())
+                .filter(|c| named(skeleton, c, &LEGS))
+                .count()
+        };
+        let plan = Self::of(skeleton)?;
+        if named_legs(&plan) >= 2 || !skeleton.joints.iter().any(|j| is_named(&j.name, &LEGS)) {
+            return Some((Quat::IDENTITY, plan));
+        }
+        let most = UPS[1..]
+            .iter()
+            .filter_map(|&up| {
+                let turn = Quat::from_rotation_arc(up, Vec3::Y);
+                let plan = Self::of(&skeleton.turned(turn))?;
+                Some((named_legs(&plan), turn, plan))
+            })
+            .fold((named_legs(&plan), Quat::IDENTITY, plan), |best, next| {
+                if next.0 > best.0.max(1) { next } else { best }
+            });
+        Some((most.1, most.2))
     }
 
     /// The head: the last joint of the spine, or the root when the head is the root (snakes).

@@ -16,7 +16,7 @@ pub use body_plan::{BodyPlan, Chain};
 pub use clip::{Clip, pose_world, rest_locals};
 pub use joint_map::joint_map;
 pub use packed_influences::{PACKED_INFLUENCES, PackedInfluences, skinning_texels};
-pub use procedural::{Motion, MotionError, procedural_clip};
+pub use procedural::{Motion, MotionError, motions_for, procedural_clip};
 pub use rest_pose::bake_rest_pose;
 pub use retarget::{RETARGET_FPS, RetargetError, RetargetOptions, SourceMotion, retarget};
 pub use skinning::{skin_normals, skin_positions, skinning_matrices};

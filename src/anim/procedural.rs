@@ -68,11 +68,21 @@ impl Motion {
 pub enum MotionError {
     #[error("the character has no skeleton to move")]
     NoSkeleton,
-    #[error("'{motion}' needs {what}, and this skeleton has none")]
+    #[error("'{motion}' needs {what}, and this skeleton has none{}", fits_instead(.instead))]
     Missing {
         motion: &'static str,
         what: &'static str,
+        /// The motions that do fit the skeleton.
+        instead: Vec<&'static str>,
     },
+}
+
+fn fits_instead(motions: &[&str]) -> String {
+    if motions.is_empty() {
+        String::new()
+    } else {
+        format!(": it can play {}", motions.join(", "))
+    }
 }
 
 /// A world-space turn applied at one joint, as a function of the loop's phase (0..1).
@@ -82,16 +92,67 @@ struct Turn {
     angle: Box<dyn Fn(f32) -> f32>,
 }
 
-/// `motion` for `skeleton`, one loop long.
-pub fn procedural_clip(skeleton: &Skeleton, motion: Motion) -> Result<Clip, MotionError> {
-    let plan = BodyPlan::of(skeleton).ok_or(MotionError::NoSkeleton)?;
-    let (turns, bob) = match motion {
-        Motion::Idle => (idle(&plan), 0.004 * plan.size),
-        Motion::Look => (look(&plan), 0.0),
-        Motion::Walk => (walk(skeleton, &plan)?, 0.02 * plan.size),
-        Motion::Flap => (flap(skeleton, &plan)?, 0.0),
-        Motion::Wave => (wave(skeleton, &plan)?, 0.0),
+/// The motions that fit `skeleton` (idle and look fit every skeleton; walk needs legs, flap
+/// wings, wave a chain of three joints).
+pub fn motions_for(skeleton: &Skeleton) -> Vec<Motion> {
+    let Some((turn, plan)) = BodyPlan::standing(skeleton) else {
+        return Vec::new();
     };
+    let upright = skeleton.turned(turn);
+    (Motion::ALL.into_iter())
+        .filter(|&m| turns(&upright, &plan, m).is_ok())
+        .collect()
+}
+
+/// `motion` for `skeleton`, one loop long. A rig that stands along another axis than +Y
+/// ([`BodyPlan::standing`]) moves as it stands.
+pub fn procedural_clip(skeleton: &Skeleton, motion: Motion) -> Result<Clip, MotionError> {
+    let (turn, plan) = BodyPlan::standing(skeleton).ok_or(MotionError::NoSkeleton)?;
+    let upright = skeleton.turned(turn);
+    let mut clip = upright_clip(&upright, &plan, motion).map_err(|e| match e {
+        MotionError::Missing { motion, what, .. } => MotionError::Missing {
+            motion,
+            what,
+            instead: (Motion::ALL.into_iter())
+                .filter(|&m| turns(&upright, &plan, m).is_ok())
+                .map(Motion::name)
+                .collect(),
+        },
+        e => e,
+    })?;
+    // Back to the file's frame: only the roots' locals are world transforms.
+    if turn != Quat::IDENTITY {
+        let back = turn.inverse();
+        let n = skeleton.joints.len();
+        for frame in clip.locals.chunks_mut(n) {
+            for root in &plan.roots {
+                let t = &mut frame[root.index()];
+                t.translation = back * t.translation;
+                t.rotation = (back * t.rotation).normalize();
+            }
+        }
+    }
+    Ok(clip)
+}
+
+/// The turns `motion` makes and how far the body bobs, for a skeleton standing along +Y.
+fn turns(
+    skeleton: &Skeleton,
+    plan: &BodyPlan,
+    motion: Motion,
+) -> Result<(Vec<Turn>, f32), MotionError> {
+    Ok(match motion {
+        Motion::Idle => (idle(plan), 0.004 * plan.size),
+        Motion::Look => (look(plan), 0.0),
+        Motion::Walk => (walk(skeleton, plan)?, 0.02 * plan.size),
+        Motion::Flap => (flap(skeleton, plan)?, 0.0),
+        Motion::Wave => (wave(skeleton, plan)?, 0.0),
+    })
+}
+
+/// `motion` for `skeleton` standing along +Y, with its `plan`.
+fn upright_clip(skeleton: &Skeleton, plan: &BodyPlan, motion: Motion) -> Result<Clip, MotionError> {
+    let (turns, bob) = turns(skeleton, plan, motion)?;
     let rest = rest_locals(skeleton);
     let rest_rotation: Vec<Quat> = skeleton
         .joints
@@ -126,7 +187,7 @@ pub fn procedural_clip(skeleton: &Skeleton, motion: Motion) -> Result<Clip, Moti
                 ..frame[root]
             };
         }
-        carry_feet(skeleton, &plan, &rest_world, &mut frame);
+        carry_feet(skeleton, plan, &rest_world, &mut frame);
         locals.extend(frame);
     }
     Ok(Clip {
@@ -189,6 +250,7 @@ fn walk(skeleton: &Skeleton, plan: &BodyPlan) -> Result<Vec<Turn>, MotionError> 
         return Err(MotionError::Missing {
             motion: "walk",
             what: "legs (chains reaching the ground)",
+            instead: Vec::new(),
         });
     }
     let pos = |j: JointId| skeleton.joints[j.index()].position();
@@ -262,6 +324,7 @@ fn flap(skeleton: &Skeleton, plan: &BodyPlan) -> Result<Vec<Turn>, MotionError> 
         return Err(MotionError::Missing {
             motion: "flap",
             what: "wings (chains spreading sideways)",
+            instead: Vec::new(),
         });
     }
     let pos = |j: JointId| skeleton.joints[j.index()].position();
@@ -293,6 +356,7 @@ fn wave(skeleton: &Skeleton, plan: &BodyPlan) -> Result<Vec<Turn>, MotionError> 
         return Err(MotionError::Missing {
             motion: "wave",
             what: "chains of three or more joints (tails, tentacles, bodies)",
+            instead: Vec::new(),
         });
     }
     Ok(chain_waves(skeleton, plan, &chains, 0.3, 1.0))

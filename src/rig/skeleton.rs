@@ -1,4 +1,4 @@
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Quat, Vec3};
 
 /// Index of a joint in [`Skeleton::joints`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -52,6 +52,19 @@ impl Skeleton {
                 child: JointId(i as u32),
             })
         })
+    }
+
+    /// The skeleton turned by `turn` about the world's origin.
+    pub fn turned(&self, turn: Quat) -> Skeleton {
+        let turn = Mat4::from_quat(turn);
+        Skeleton {
+            joints: (self.joints.iter())
+                .map(|j| Joint {
+                    world_bind: turn * j.world_bind,
+                    ..j.clone()
+                })
+                .collect(),
+        }
     }
 
     /// Whether joint `j` is `ancestor` or hangs below it.
