@@ -37,6 +37,8 @@ pub mod limits;
 pub mod mesh;
 #[cfg(feature = "compute")]
 pub mod neural;
+#[doc(hidden)]
+pub mod parallel;
 pub mod pipeline;
 pub mod random;
 pub mod recognise;

@@ -15,7 +15,8 @@ use rigkit::random::Rng;
 use rigkit::recognise::{self, BodyClass};
 use rigkit::rig::Skeleton;
 use rigkit::skeleton::{
-    AutoOptions, Body, Carried, Library, SkeletonSource, TemplateRig, carry, skeleton_for, stances,
+    AutoOptions, Body, Carried, Library, SkeletonSource, TemplateBody, TemplateRig, carry,
+    skeleton_for, stances,
 };
 
 /// One template of the library: its file, its rig, and the file's other humanoid
@@ -332,13 +333,22 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
 fn with_bodies(entry: &Entry, candidates: &[&Entry], one_body: bool) -> TemplateRig {
     let mut template = entry.rig.clone();
     if !one_body {
-        template.bodies = entry.stances.clone();
+        fn stances(e: &Entry) -> impl Iterator<Item = TemplateBody> + '_ {
+            (e.stances.iter()).map(|(skeleton, mesh)| TemplateBody {
+                skeleton: skeleton.clone(),
+                mesh: mesh.clone(),
+                stance: true,
+            })
+        }
+        template.bodies = stances(entry).collect();
         for e in candidates {
             if e.file != entry.file && name_share(&e.rig.skeleton, &entry.rig.skeleton) > 0.9 {
-                template
-                    .bodies
-                    .push((e.rig.skeleton.clone(), e.rig.mesh.clone()));
-                template.bodies.extend(e.stances.iter().cloned());
+                template.bodies.push(TemplateBody {
+                    skeleton: e.rig.skeleton.clone(),
+                    mesh: e.rig.mesh.clone(),
+                    stance: false,
+                });
+                template.bodies.extend(stances(e));
             }
         }
     }

@@ -7,6 +7,7 @@ use super::register::POINTS;
 use super::warp::WARP_POINTS;
 use super::{Body, Interior, JOINT_MARGIN, TemplateRig, align, legs, register, warp};
 use crate::mesh::{Mesh, winding_number};
+use crate::parallel;
 use crate::rig::Skeleton;
 
 /// Overlays whose bending costs are within this ratio of the least are told apart by the
@@ -42,36 +43,64 @@ pub struct Carried {
 /// With more bodies rigged with the template ([`TemplateRig::bodies`]), each is carried and
 /// every joint goes to the blend of its places by the bodies that fit best (weighted by how
 /// much more each bent than the best: a body bending a tenth more counts e⁻¹ as much), turned
-/// as the best of them turns it. The bodies first agree on which way the mesh stands and
-/// faces (the way most of their preferred overlays take), and each is carried the likeliest
-/// way that agrees.
+/// as the best of them turns it. The artists' bodies first agree on which way the mesh stands
+/// and faces (the way most of their preferred overlays take), and each body is carried the
+/// likeliest way that agrees; stances baked from them are bent only that way, which saves
+/// most of the bending a humanoid's fifteen bodies would cost.
 pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     // The mesh's surface, sampled once for every body and overlay.
     let target = register::surface_points(mesh, SAMPLES);
     let target = target.as_deref();
     let interior = body.interior(mesh);
-    let bodies: Vec<(&Skeleton, &Mesh)> = std::iter::once((&rig.skeleton, &rig.mesh))
-        .chain(rig.bodies.iter().map(|(s, m)| (s, m)))
+    let bodies: Vec<(&Skeleton, &Mesh, bool)> = std::iter::once((&rig.skeleton, &rig.mesh, false))
+        .chain(rig.bodies.iter().map(|b| (&b.skeleton, &b.mesh, b.stance)))
         .collect();
-    let ranked: Vec<Vec<Fit>> = bodies
-        .iter()
-        .map(|(_, template_mesh)| ranked_fits(mesh, target, template_mesh))
-        .collect();
-    // The bodies agree on which way the mesh stands and faces: one body may fit best upside
-    // down (a rabbit's long ears taken for legs) where most of the others do not.
-    let turn = agreed_turn(&ranked);
-    let mut fits: Vec<(Carried, Vec<bool>)> = bodies
-        .iter()
-        .zip(&ranked)
-        .map(|((skeleton, template_mesh), ranked)| {
-            let fit = ranked
-                .iter()
-                .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t)));
-            // A body with no overlay the way the others agree on has no say: it is placed by
-            // the bounds, at an infinite cost.
-            place(mesh, &interior, skeleton, template_mesh, fit)
-        })
-        .collect();
+    // The artists' own bodies rank their overlays and agree on which way the mesh stands
+    // and faces: one body may fit best upside down (a rabbit's long ears taken for legs)
+    // where most of the others do not.
+    let ranked: Vec<Ranked> = parallel::map(&bodies, |&(_, template_mesh, stance)| {
+        ranked(mesh, target, template_mesh, stance)
+    });
+    let preferred: Vec<(Mat3, f32)> = ranked.iter().filter_map(Ranked::preferred).collect();
+    let turn = agreed_turn(&preferred);
+    // Which joints lay inside each artist's body; a stance, baked from the body before it,
+    // keeps its joints where they were.
+    let mut was_inside: Vec<Vec<bool>> = Vec::with_capacity(bodies.len());
+    for &(skeleton, template_mesh, stance) in &bodies {
+        let inside = match was_inside.last() {
+            Some(last) if stance && last.len() == skeleton.joints.len() => last.clone(),
+            _ => inside_body(skeleton, template_mesh),
+        };
+        was_inside.push(inside);
+    }
+    let work: Vec<_> = bodies.iter().zip(&ranked).zip(&was_inside).collect();
+    let mut fits: Vec<(Carried, Vec<bool>)> = parallel::map(
+        &work,
+        |&((&(skeleton, template_mesh, _), ranked), was_inside)| {
+            // Each body carried the likeliest way that agrees; a stance is bent only that
+            // way. A body with no overlay the way the others agree on has no say: it is
+            // placed by the bounds, at an infinite cost.
+            let turned;
+            let fit = match ranked {
+                Ranked::Bent(fits) => fits
+                    .iter()
+                    .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t))),
+                Ranked::Overlaid(overlays) => {
+                    let size = mesh.bounds().longest_side();
+                    turned = (turn.zip(target).zip(template_points(template_mesh))).and_then(
+                        |((turn, target), template)| {
+                            (overlays.iter())
+                                .filter(|(overlay, _)| alike(overlay.turn, turn))
+                                .map(|(overlay, _)| bent(*overlay, &template, target, size))
+                                .min_by(|a, b| a.warp.cost.total_cmp(&b.warp.cost))
+                        },
+                    );
+                    turned.as_ref()
+                }
+            };
+            place(mesh, &interior, skeleton, was_inside, fit)
+        },
+    );
     let mut carried = if fits.len() == 1
         && let Some((own, _)) = fits.pop()
     {
@@ -215,32 +244,81 @@ fn alike(a: Mat3, b: Mat3) -> bool {
     Quat::from_mat3(&a).angle_between(Quat::from_mat3(&b)) < ALIKE.to_radians()
 }
 
-/// The turn most bodies' preferred overlays agree on (ties to the body that bends least), or
-/// `None` when no body has one.
-fn agreed_turn(ranked: &[Vec<Fit>]) -> Option<Mat3> {
-    let preferred: Vec<&Fit> = ranked.iter().filter_map(|r| r.first()).collect();
+/// The turn most bodies' preferred overlays (each with what it costs) agree on, ties to the
+/// one that costs least; `None` when no body has one.
+fn agreed_turn(preferred: &[(Mat3, f32)]) -> Option<Mat3> {
     preferred
         .iter()
-        .map(|f| {
-            let votes = preferred
-                .iter()
-                .filter(|g| alike(f.overlay.turn, g.overlay.turn))
-                .count();
-            (votes, f)
+        .map(|&(turn, cost)| {
+            let votes = preferred.iter().filter(|g| alike(turn, g.0)).count();
+            (votes, turn, cost)
         })
-        .max_by(|(va, a), (vb, b)| va.cmp(vb).then(b.warp.cost.total_cmp(&a.warp.cost)))
-        .map(|(_, f)| f.overlay.turn)
+        .max_by(|(va, _, a), (vb, _, b)| va.cmp(vb).then(b.total_cmp(a)))
+        .map(|(_, turn, _)| turn)
 }
 
-/// The likeliest overlays of `template_mesh` on `mesh` (whose surface samples are `target`),
-/// each bent onto the mesh, the preferred first: of those that bend about as little as the
-/// least (within [`TIE`]), the ones whose feet point the way the mesh's do and whose lean
-/// front to back is the mesh's; then the rest by how little they bend.
-fn ranked_fits(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh) -> Vec<Fit> {
-    let template = register::surface_points(template_mesh, SAMPLES);
+/// A body's overlays on the mesh, the one it prefers first.
+enum Ranked {
+    /// An artist's body: every likely overlay bent onto the mesh.
+    Bent(Vec<Fit>),
+    /// A stance: its overlays by how far apart the surfaces stay, unbent (bending only the
+    /// way the bodies agree on saves the most time: a humanoid has twelve stances).
+    Overlaid(Vec<(register::Overlay, f32)>),
+}
+
+impl Ranked {
+    /// The turn of the preferred overlay and what it costs (a stance's at no say in ties).
+    fn preferred(&self) -> Option<(Mat3, f32)> {
+        match self {
+            Ranked::Bent(fits) => fits.first().map(|f| (f.overlay.turn, f.warp.cost)),
+            Ranked::Overlaid(overlays) => overlays.first().map(|o| (o.0.turn, f32::INFINITY)),
+        }
+    }
+}
+
+/// `template_mesh`'s overlays on `mesh` (whose surface samples are `target`), bent unless
+/// it is a `stance`.
+fn ranked(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh, stance: bool) -> Ranked {
+    let template = template_points(template_mesh);
     let (Some(template), Some(target)) = (template.as_deref(), target) else {
-        return Vec::new();
+        return Ranked::Bent(Vec::new());
     };
+    // Samples come in a fixed order, so the first few hundred are a sparser sampling of the
+    // same surface: the overlay search takes fewer than the bend.
+    let overlays = register::overlays(&template[..POINTS], &target[..POINTS]);
+    if stance {
+        return Ranked::Overlaid(prefer(overlays, |o| o.1, |o| &o.0, template, target));
+    }
+    let size = mesh.bounds().longest_side();
+    let fits = (overlays.into_iter())
+        .map(|(overlay, _)| bent(overlay, template, target, size))
+        .collect();
+    Ranked::Bent(prefer(
+        fits,
+        |f| f.warp.cost,
+        |f| &f.overlay,
+        template,
+        target,
+    ))
+}
+
+/// A template body's surface samples.
+fn template_points(template_mesh: &Mesh) -> Option<Vec<Vec3>> {
+    register::surface_points(template_mesh, SAMPLES)
+}
+
+/// `overlays` of a template body (its surface samples `template`) on the mesh (`target`),
+/// each with what it `cost`s (its bend, or how far apart the surfaces stay), the preferred
+/// first: of those that cost about as little as the least (within [`TIE`]), the ones whose
+/// feet point the way the mesh's do and whose lean front to back is the mesh's; then the rest
+/// by cost.
+fn prefer<T>(
+    mut overlays: Vec<T>,
+    cost: impl Fn(&T) -> f32,
+    overlay: impl Fn(&T) -> &register::Overlay,
+    template: &[Vec3],
+    target: &[Vec3],
+) -> Vec<T> {
     // A body overlays nearly as well turned front to back (a human's back is as broad as its
     // front), and that mirrors left and right: where both bodies have feet that say which way
     // is forward, overlays that agree with them win a near tie.
@@ -269,28 +347,17 @@ fn ranked_fits(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh) -> Ve
         register::lopsidedness(target, overlay.turn * Vec3::Y, overlay.turn * Vec3::Z)
             .map_or(0.0, |to| register::lopsided_alike(&from, &to))
     };
-    // Samples come in a fixed order, so the first few hundred are a sparser sampling of the
-    // same surface: the overlay search takes fewer than the bend.
-    let size = mesh.bounds().longest_side();
-    let mut fits: Vec<Fit> = register::overlays(&template[..POINTS], &target[..POINTS])
-        .into_iter()
-        .map(|(overlay, _)| {
-            let points = template[..WARP_POINTS].iter().map(|p| overlay.apply(*p));
-            let warp = warp::Warp::fit(points.collect(), &target[..WARP_POINTS], size);
-            Fit { overlay, warp }
-        })
-        .collect();
-    fits.sort_by(|a, b| a.warp.cost.total_cmp(&b.warp.cost));
+    overlays.sort_by(|a, b| cost(a).total_cmp(&cost(b)));
     // The feet and the lean only break near ties: a posed or hoofed body's feet say little,
     // and an overlay that fits clearly better is right whatever they say.
-    let least = fits.first().map_or(f32::INFINITY, |f| f.warp.cost);
-    let tied = fits
+    let least = overlays.first().map_or(f32::INFINITY, &cost);
+    let tied = overlays
         .iter()
-        .take_while(|f| f.warp.cost <= least * TIE)
+        .take_while(|o| cost(o) <= least * TIE)
         .count();
     // Each tied overlay's feet and lean, then the cheapest of those the cues keep.
-    let mut preferred: Vec<(usize, u8, f32)> = (fits[..tied].iter().enumerate())
-        .map(|(i, f)| (i, feet(&f.overlay), lean(&f.overlay)))
+    let mut preferred: Vec<(usize, u8, f32)> = (overlays[..tied].iter().enumerate())
+        .map(|(i, o)| (i, feet(overlay(o)), lean(overlay(o))))
         .collect();
     let most = preferred.iter().map(|&(_, feet, _)| feet).max();
     preferred.retain(|&(_, feet, _)| Some(feet) == most);
@@ -298,22 +365,22 @@ fn ranked_fits(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh) -> Ve
         preferred.retain(|&(_, _, lean)| lean > 0.0);
     }
     if let Some(&(first, _, _)) = preferred.first() {
-        fits[..=first].rotate_right(1);
+        overlays[..=first].rotate_right(1);
     }
-    fits
+    overlays
 }
 
-/// The template's joints as `skeleton` places them in `template_mesh` (standing along +Y),
-/// carried onto `mesh` by `fit`, and which of them lay inside `template_mesh`; by the bounds
-/// (at an infinite cost) without a fit.
-fn place(
-    mesh: &Mesh,
-    interior: &Interior<'_>,
-    skeleton: &Skeleton,
-    template_mesh: &Mesh,
-    fit: Option<&Fit>,
-) -> (Carried, Vec<bool>) {
-    let was_inside: Vec<bool> = skeleton
+/// `overlay` of a template body (its surface samples `template`) bent onto the target's
+/// samples, on a body whose longest side is `size`.
+fn bent(overlay: register::Overlay, template: &[Vec3], target: &[Vec3], size: f32) -> Fit {
+    let points = template[..WARP_POINTS].iter().map(|p| overlay.apply(*p));
+    let warp = warp::Warp::fit(points.collect(), &target[..WARP_POINTS], size);
+    Fit { overlay, warp }
+}
+
+/// Which of `skeleton`'s joints lie inside `template_mesh`.
+fn inside_body(skeleton: &Skeleton, template_mesh: &Mesh) -> Vec<bool> {
+    skeleton
         .joints
         .iter()
         .map(|j| {
@@ -323,7 +390,20 @@ fn place(
                 j.position(),
             ) > 0.5
         })
-        .collect();
+        .collect()
+}
+
+/// The template's joints as `skeleton` places them in its body (standing along +Y; those
+/// inside it `was_inside`), carried onto `mesh` by `fit`, and which of them lay inside; by
+/// the bounds (at an infinite cost) without a fit.
+fn place(
+    mesh: &Mesh,
+    interior: &Interior<'_>,
+    skeleton: &Skeleton,
+    was_inside: &[bool],
+    fit: Option<&Fit>,
+) -> (Carried, Vec<bool>) {
+    let was_inside = was_inside.to_vec();
     let Some(Fit { overlay, warp }) = fit else {
         return (unreachable_fit(mesh, interior, skeleton), was_inside);
     };
@@ -352,10 +432,18 @@ fn place(
     (carried, was_inside)
 }
 
+/// Voxels under the surface past which a point is inside without asking the mesh.
+const DEEP: f32 = 3.0;
+
 /// `p` when it lies inside `mesh`, else the first point inside on the way to the body's
 /// interior ([`Interior::inside`]), a tenth of the rest of the way past the surface: a finger
 /// joint that lands just outside a finger stays in that finger rather than jumping to the palm.
 fn just_inside(mesh: &Mesh, interior: &Interior<'_>, p: Vec3) -> Vec3 {
+    // Voxels this deep in the body are inside whatever the surface says nearby: no need to
+    // sum the winding over every triangle.
+    if interior.depth_at(p) >= DEEP {
+        return p;
+    }
     let inside = |q: Vec3| winding_number(&mesh.positions, &mesh.triangles, q) > 0.5;
     if inside(p) {
         return p;

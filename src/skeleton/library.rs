@@ -3,7 +3,7 @@
 //! is fitted by carrying it on its body ([`super::carry`]) and its motion library plays on
 //! the result by joint name.
 
-use super::TemplateRig;
+use super::{TemplateBody, TemplateRig};
 use crate::anim::proportions::{chibi, lower_arms};
 use crate::io::ImportError;
 use crate::mesh::Mesh;
@@ -146,7 +146,11 @@ impl Library {
             };
             let rig = match entries.iter().position(|(n, _)| n == name) {
                 Some(i) => {
-                    entries[i].1.bodies.push((skeleton, mesh));
+                    entries[i].1.bodies.push(TemplateBody {
+                        skeleton,
+                        mesh,
+                        stance: false,
+                    });
                     &mut entries[i].1
                 }
                 None => {
@@ -155,7 +159,12 @@ impl Library {
                     &mut entries[last].1
                 }
             };
-            rig.bodies.extend(bodies);
+            rig.bodies
+                .extend(bodies.map(|(skeleton, mesh)| TemplateBody {
+                    skeleton,
+                    mesh,
+                    stance: true,
+                }));
         }
         Ok(Self { entries })
     }

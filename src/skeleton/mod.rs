@@ -151,7 +151,18 @@ pub struct TemplateRig {
     /// More bodies rigged with this template: each the artist's placement of the template's
     /// joints (by name; some may be missing) and the mesh. A fit carries every body and
     /// blends the placements of those that fit best.
-    pub bodies: Vec<(Skeleton, Mesh)>,
+    pub bodies: Vec<TemplateBody>,
+}
+
+/// One more body rigged with a template ([`TemplateRig::bodies`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TemplateBody {
+    pub skeleton: Skeleton,
+    pub mesh: Mesh,
+    /// Baked from an artist's body into another stance ([`stances`]: arms lowered, a chibi)
+    /// rather than rigged by the artist: it has no say in which way the mesh stands and is
+    /// carried only that way.
+    pub stance: bool,
 }
 
 impl TemplateRig {
