@@ -223,8 +223,7 @@ fn rig_carries_a_library_template_by_name_and_refuses_one_it_lacks() {
     // The template's motion library plays on the fitted rig with no joint map: every joint
     // of its walk finds its joint by name.
     let walk = dir.join("walk.glb");
-    let library =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/templates/rig-fox.glb");
+    let library = data("motion/mesh2motion/fox-animations.glb");
     let (ok, stdout, stderr) = rigkit_with(
         &[
             "animate".as_ref(),

@@ -331,12 +331,8 @@ fn a_library_template_lands_on_the_fox_and_its_motion_library_plays_by_name() {
     assert_inside_as_in_template(rig_fox, &target, &fitted, "fox");
     // Every clip of the template's motion library moves the fitted rig's joints one to one.
     let clips = rigkit::io::import(
-        &std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/models/templates/rig-fox.glb"
-        ))
-        .unwrap(),
-        "rig-fox.glb",
+        &common::read("motion/mesh2motion/fox-animations.glb"),
+        "fox-animations.glb",
         &rigkit::Limits::default(),
     )
     .unwrap()
