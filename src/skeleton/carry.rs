@@ -55,9 +55,9 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     let bodies: Vec<(&Skeleton, &Mesh, bool)> = std::iter::once((&rig.skeleton, &rig.mesh, false))
         .chain(rig.bodies.iter().map(|b| (&b.skeleton, &b.mesh, b.stance)))
         .collect();
-    // The artists' own bodies rank their overlays and agree on which way the mesh stands
-    // and faces: one body may fit best upside down (a rabbit's long ears taken for legs)
-    // where most of the others do not.
+    // Every body ranks its overlays (an artist's bent, a stance's unbent) and they agree on
+    // which way the mesh stands and faces: one body may fit best upside down (a rabbit's long
+    // ears taken for legs) where most of the others do not.
     let ranked: Vec<Ranked> = parallel::map(&bodies, |&(_, template_mesh, stance)| {
         ranked(mesh, target, template_mesh, stance)
     });
@@ -86,15 +86,8 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
                     .iter()
                     .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t))),
                 Ranked::Overlaid(overlays) => {
-                    let size = mesh.bounds().longest_side();
-                    turned = (turn.zip(target).zip(template_points(template_mesh))).and_then(
-                        |((turn, target), template)| {
-                            (overlays.iter())
-                                .filter(|(overlay, _)| alike(overlay.turn, turn))
-                                .map(|(overlay, _)| bent(*overlay, &template, target, size))
-                                .min_by(|a, b| a.warp.cost.total_cmp(&b.warp.cost))
-                        },
-                    );
+                    turned =
+                        turn.and_then(|t| bent_turned(overlays, t, mesh, target, template_mesh));
                     turned.as_ref()
                 }
             };
@@ -368,6 +361,23 @@ fn prefer<T>(
         overlays[..=first].rotate_right(1);
     }
     overlays
+}
+
+/// Of a stance's `overlays` on `mesh` (whose surface samples are `target`), those standing
+/// and facing as `turn` does, bent onto the mesh: the one that bends least.
+fn bent_turned(
+    overlays: &[(register::Overlay, f32)],
+    turn: Mat3,
+    mesh: &Mesh,
+    target: Option<&[Vec3]>,
+    template_mesh: &Mesh,
+) -> Option<Fit> {
+    let (target, template) = (target?, template_points(template_mesh)?);
+    let size = mesh.bounds().longest_side();
+    (overlays.iter())
+        .filter(|(overlay, _)| alike(overlay.turn, turn))
+        .map(|(overlay, _)| bent(*overlay, &template, target, size))
+        .min_by(|a, b| a.warp.cost.total_cmp(&b.warp.cost))
 }
 
 /// `overlay` of a template body (its surface samples `template`) bent onto the target's

@@ -541,4 +541,31 @@ describe('without WebGPU (CPU fallback)', () => {
     console.log(`default rig of the Frog on the CPU backend: median ${totals[1].toFixed(0)} ms`);
     assert.deepEqual(errors, []);
   });
+
+  // A benchmark, not a timed assertion: the default rig of a humanoid (recognised, then the
+  // human template carried on its fifteen bodies) on the CPU backend, three times (the first
+  // reads the template library); the median goes to target/e2e/rig-humanoid-cpu.json.
+  test('the default rig of a 12k-vertex humanoid on the CPU backend (benchmark)', async () => {
+    const { page, errors } = app;
+    const bytes = [...readData('eval/mannequiny.glb').bytes];
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      runs.push(await page.evaluate(async (b) => {
+        const rig = await window.rigkit.rig(new Uint8Array(b), 'mannequiny.glb');
+        return {
+          jointCount: rig.jointCount, vertices: rig.vertices, device: rig.device,
+          template: rig.recognised && rig.recognised.template, ...rig.timings,
+        };
+      }, bytes));
+    }
+    for (const run of runs) {
+      assert.equal(run.template, 'rig-human', JSON.stringify(run));
+      assert.equal(run.jointCount, 66);
+    }
+    const totals = runs.map((r) => r.totalMs).sort((a, b) => a - b);
+    const result = { character: 'mannequiny.glb', vertices: runs[0].vertices, medianMs: totals[1], runs };
+    fs.writeFileSync(path.join(artifacts, 'rig-humanoid-cpu.json'), JSON.stringify(result, null, 2));
+    console.log(`default rig of the mannequin on the CPU backend: median ${totals[1].toFixed(0)} ms`);
+    assert.deepEqual(errors, []);
+  });
 });
