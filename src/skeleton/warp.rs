@@ -55,6 +55,7 @@ impl Warp {
                 for (i, m) in moves.iter_mut().enumerate() {
                     let (mut sum, mut total) = (Vec3::ZERO, 0.0);
                     for &(k, w) in &weights[i] {
+                        let k = k as usize;
                         sum += pull[k] * w * count[k];
                         total += w * count[k];
                     }
@@ -96,20 +97,24 @@ impl Warp {
 
 pub(super) const WARP_POINTS: usize = 1000;
 
-/// Per point, its neighbours within three widths and their Gaussian weights.
-fn kernel(points: &[Vec3], sigma: f32) -> Vec<Vec<(usize, f32)>> {
+/// Per point, its neighbours within three widths and their Gaussian weights, in the order of
+/// the points. Each pair's weight is computed once for both (distances are symmetric), and
+/// indices are `u32`: the widest widths hold nearly every pair of the points.
+fn kernel(points: &[Vec3], sigma: f32) -> Vec<Vec<(u32, f32)>> {
     let reach = (3.0 * sigma).powi(2);
-    points
-        .iter()
-        .map(|p| {
-            points
-                .iter()
-                .enumerate()
-                .filter_map(|(k, q)| {
-                    let d = p.distance_squared(*q);
-                    (d <= reach).then(|| (k, (-d / (2.0 * sigma * sigma)).exp()))
-                })
-                .collect()
-        })
-        .collect()
+    let mut rows: Vec<Vec<(u32, f32)>> = vec![Vec::new(); points.len()];
+    for (i, p) in points.iter().enumerate() {
+        for (k, q) in points.iter().enumerate().skip(i) {
+            let d = p.distance_squared(*q);
+            if d <= reach {
+                let w = (-d / (2.0 * sigma * sigma)).exp();
+                // Row k gets i before its own pairs (k, k..): every row stays in order.
+                rows[i].push((k as u32, w));
+                if k != i {
+                    rows[k].push((i as u32, w));
+                }
+            }
+        }
+    }
+    rows
 }
