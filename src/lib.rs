@@ -37,8 +37,7 @@ pub mod limits;
 pub mod mesh;
 #[cfg(feature = "compute")]
 pub mod neural;
-#[doc(hidden)]
-pub mod parallel;
+mod parallel;
 pub mod pipeline;
 pub mod random;
 pub mod recognise;

@@ -548,37 +548,28 @@ fn controls_carrying_the_feet_go_with_their_legs() {
         .into_iter()
         .enumerate()
     {
-        let base = joints.len() as u32;
+        // Hip, knee and ankle; then the control at the ankle, off the root, with foot and toe.
+        let hip = joints.len() as u32;
         joints.push(joint(&format!("a{k}"), Some(0), Vec3::new(x, 1.0, z)));
         joints.push(joint(
             &format!("b{k}"),
-            Some(base),
+            Some(hip),
             Vec3::new(x, 0.55, z + 0.05),
         ));
-        joints.push(joint(
-            &format!("c{k}"),
-            Some(base + 1),
-            Vec3::new(x, 0.2, z),
-        ));
-    }
-    joints.push(joint("head", Some(0), Vec3::new(0.0, 1.4, 1.0)));
-    for (k, (x, z)) in [(0.3, 0.6), (-0.3, 0.6), (0.3, -0.6), (-0.3, -0.6)]
-        .into_iter()
-        .enumerate()
-    {
-        let base = joints.len() as u32;
+        joints.push(joint(&format!("c{k}"), Some(hip + 1), Vec3::new(x, 0.2, z)));
         joints.push(joint(&format!("ctl{k}"), Some(0), Vec3::new(x, 0.2, z)));
         joints.push(joint(
             &format!("f{k}"),
-            Some(base),
+            Some(hip + 3),
             Vec3::new(x, 0.05, z + 0.05),
         ));
         joints.push(joint(
             &format!("t{k}"),
-            Some(base + 1),
+            Some(hip + 4),
             Vec3::new(x, 0.0, z + 0.15),
         ));
     }
+    joints.push(joint("head", Some(0), Vec3::new(0.0, 1.4, 1.0)));
     let skeleton = Skeleton { joints };
     let plan = BodyPlan::of(&skeleton).unwrap();
     let name = |j: &JointId| skeleton.joints[j.index()].name.clone();

@@ -98,9 +98,13 @@ pub fn motions_for(skeleton: &Skeleton) -> Vec<Motion> {
     let Some((turn, plan)) = BodyPlan::standing(skeleton) else {
         return Vec::new();
     };
-    let upright = skeleton.turned(turn);
+    fitting(&skeleton.turned(turn), &plan)
+}
+
+/// The motions that fit `skeleton` standing along +Y, with its `plan`.
+fn fitting(skeleton: &Skeleton, plan: &BodyPlan) -> Vec<Motion> {
     (Motion::ALL.into_iter())
-        .filter(|&m| turns(&upright, &plan, m).is_ok())
+        .filter(|&m| turns(skeleton, plan, m).is_ok())
         .collect()
 }
 
@@ -113,8 +117,8 @@ pub fn procedural_clip(skeleton: &Skeleton, motion: Motion) -> Result<Clip, Moti
         MotionError::Missing { motion, what, .. } => MotionError::Missing {
             motion,
             what,
-            instead: (Motion::ALL.into_iter())
-                .filter(|&m| turns(&upright, &plan, m).is_ok())
+            instead: fitting(&upright, &plan)
+                .into_iter()
                 .map(Motion::name)
                 .collect(),
         },

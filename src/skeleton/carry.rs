@@ -43,10 +43,11 @@ pub struct Carried {
 /// With more bodies rigged with the template ([`TemplateRig::bodies`]), each is carried and
 /// every joint goes to the blend of its places by the bodies that fit best (weighted by how
 /// much more each bent than the best: a body bending a tenth more counts e⁻¹ as much), turned
-/// as the best of them turns it. The artists' bodies first agree on which way the mesh stands
-/// and faces (the way most of their preferred overlays take), and each body is carried the
-/// likeliest way that agrees; stances baked from them are bent only that way, which saves
-/// most of the bending a humanoid's fifteen bodies would cost.
+/// as the best of them turns it. The bodies first agree on which way the mesh stands and faces
+/// (the way most of their preferred overlays take: an artist's body prefers by bending each
+/// overlay, a stance baked from one by how well its overlays lie unbent), and each body is
+/// carried the likeliest way that agrees; a stance is bent only that way, which saves most of
+/// the bending a humanoid's fifteen bodies would cost.
 pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     // The mesh's surface, sampled once for every body and overlay.
     let target = register::surface_points(mesh, SAMPLES);
@@ -74,9 +75,8 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
         was_inside.push(inside);
     }
     let work: Vec<_> = bodies.iter().zip(&ranked).zip(&was_inside).collect();
-    let mut fits: Vec<(Carried, Vec<bool>)> = parallel::map(
-        &work,
-        |&((&(skeleton, template_mesh, _), ranked), was_inside)| {
+    let mut fits: Vec<(Carried, Vec<bool>)> =
+        parallel::map(&work, |&((&(skeleton, _, _), ranked), was_inside)| {
             // Each body carried the likeliest way that agrees; a stance is bent only that
             // way. A body with no overlay the way the others agree on has no say: it is
             // placed by the bounds, at an infinite cost.
@@ -85,15 +85,15 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
                 Ranked::Bent(fits) => fits
                     .iter()
                     .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t))),
-                Ranked::Overlaid(overlays) => {
-                    turned =
-                        turn.and_then(|t| bent_turned(overlays, t, mesh, target, template_mesh));
+                Ranked::Overlaid { overlays, template } => {
+                    turned = turn
+                        .zip(target)
+                        .and_then(|(t, target)| bent_turned(overlays, t, mesh, target, template));
                     turned.as_ref()
                 }
             };
             place(mesh, &interior, skeleton, was_inside, fit)
-        },
-    );
+        });
     let mut carried = if fits.len() == 1
         && let Some((own, _)) = fits.pop()
     {
@@ -255,8 +255,12 @@ enum Ranked {
     /// An artist's body: every likely overlay bent onto the mesh.
     Bent(Vec<Fit>),
     /// A stance: its overlays by how far apart the surfaces stay, unbent (bending only the
-    /// way the bodies agree on saves the most time: a humanoid has twelve stances).
-    Overlaid(Vec<(register::Overlay, f32)>),
+    /// way the bodies agree on saves the most time: a humanoid has twelve stances), and its
+    /// surface samples for that bend.
+    Overlaid {
+        overlays: Vec<(register::Overlay, f32)>,
+        template: Vec<Vec3>,
+    },
 }
 
 impl Ranked {
@@ -264,7 +268,9 @@ impl Ranked {
     fn preferred(&self) -> Option<(Mat3, f32)> {
         match self {
             Ranked::Bent(fits) => fits.first().map(|f| (f.overlay.turn, f.warp.cost)),
-            Ranked::Overlaid(overlays) => overlays.first().map(|o| (o.0.turn, f32::INFINITY)),
+            Ranked::Overlaid { overlays, .. } => {
+                overlays.first().map(|o| (o.0.turn, f32::INFINITY))
+            }
         }
     }
 }
@@ -272,16 +278,18 @@ impl Ranked {
 /// `template_mesh`'s overlays on `mesh` (whose surface samples are `target`), bent unless
 /// it is a `stance`.
 fn ranked(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh, stance: bool) -> Ranked {
-    let template = template_points(template_mesh);
-    let (Some(template), Some(target)) = (template.as_deref(), target) else {
+    let template = register::surface_points(template_mesh, SAMPLES);
+    let (Some(template), Some(target)) = (template, target) else {
         return Ranked::Bent(Vec::new());
     };
     // Samples come in a fixed order, so the first few hundred are a sparser sampling of the
     // same surface: the overlay search takes fewer than the bend.
     let overlays = register::overlays(&template[..POINTS], &target[..POINTS]);
     if stance {
-        return Ranked::Overlaid(prefer(overlays, |o| o.1, |o| &o.0, template, target));
+        let overlays = prefer(overlays, |o| o.1, |o| &o.0, &template, target);
+        return Ranked::Overlaid { overlays, template };
     }
+    let template = template.as_slice();
     let size = mesh.bounds().longest_side();
     let fits = (overlays.into_iter())
         .map(|(overlay, _)| bent(overlay, template, target, size))
@@ -293,11 +301,6 @@ fn ranked(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh, stance: bo
         template,
         target,
     ))
-}
-
-/// A template body's surface samples.
-fn template_points(template_mesh: &Mesh) -> Option<Vec<Vec3>> {
-    register::surface_points(template_mesh, SAMPLES)
 }
 
 /// `overlays` of a template body (its surface samples `template`) on the mesh (`target`),
@@ -363,20 +366,20 @@ fn prefer<T>(
     overlays
 }
 
-/// Of a stance's `overlays` on `mesh` (whose surface samples are `target`), those standing
-/// and facing as `turn` does, bent onto the mesh: the one that bends least.
+/// Of a stance's `overlays` on `mesh` (whose surface samples are `target`; the stance's,
+/// `template`), those standing and facing as `turn` does, bent onto the mesh: the one that
+/// bends least.
 fn bent_turned(
     overlays: &[(register::Overlay, f32)],
     turn: Mat3,
     mesh: &Mesh,
-    target: Option<&[Vec3]>,
-    template_mesh: &Mesh,
+    target: &[Vec3],
+    template: &[Vec3],
 ) -> Option<Fit> {
-    let (target, template) = (target?, template_points(template_mesh)?);
     let size = mesh.bounds().longest_side();
     (overlays.iter())
         .filter(|(overlay, _)| alike(overlay.turn, turn))
-        .map(|(overlay, _)| bent(*overlay, &template, target, size))
+        .map(|(overlay, _)| bent(*overlay, template, target, size))
         .min_by(|a, b| a.warp.cost.total_cmp(&b.warp.cost))
 }
 

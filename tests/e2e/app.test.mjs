@@ -517,28 +517,39 @@ describe('without WebGPU (CPU fallback)', () => {
     assert.deepEqual(errors, []);
   });
 
+  // The default rig of `file` three times in the page; each run's counts, device, recognised
+  // template and stage timings, and the median total, written to target/e2e/`artifact`.
+  async function benchmarkRig(page, file, artifact) {
+    const bytes = [...readData(file).bytes];
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      runs.push(await page.evaluate(async ([b, name]) => {
+        const rig = await window.rigkit.rig(new Uint8Array(b), name);
+        return {
+          jointCount: rig.jointCount, vertices: rig.vertices, device: rig.device,
+          template: rig.recognised && rig.recognised.template, ...rig.timings,
+        };
+      }, [bytes, path.basename(file).toLowerCase()]));
+    }
+    const totals = runs.map((r) => r.totalMs).sort((a, b) => a - b);
+    const result = { character: path.basename(file), vertices: runs[0].vertices, medianMs: totals[1], runs };
+    fs.writeFileSync(path.join(artifacts, artifact), JSON.stringify(result, null, 2));
+    return result;
+  }
+
   // A benchmark, not a timed assertion: the default rig (best: automatic skeleton refined by
   // the skeleton head, geometric weights) of a 9,840-vertex character on the CPU backend,
   // three times; the median goes to target/e2e/rig-default-cpu.json for the README.
   test('the default rig of a 10k-vertex character on the CPU backend (benchmark)', async () => {
     const { page, errors } = app;
-    const bytes = [...readData('eval/quaternius-easy_enemies_pack/Frog.glb').bytes];
-    const runs = [];
-    for (let i = 0; i < 3; i++) {
-      runs.push(await page.evaluate(async (b) => {
-        const rig = await window.rigkit.rig(new Uint8Array(b), 'frog.glb');
-        return { jointCount: rig.jointCount, vertices: rig.vertices, device: rig.device, ...rig.timings };
-      }, bytes));
-    }
+    const { runs, medianMs } = await benchmarkRig(
+      page, 'eval/quaternius-easy_enemies_pack/Frog.glb', 'rig-default-cpu.json');
     for (const run of runs) {
       assert.ok(run.jointCount >= 5, `${run.jointCount} joints`);
       assert.equal(run.vertices, 9840);
       assert.equal(run.device, 'cpu', 'the skeleton head runs on the CPU backend');
     }
-    const totals = runs.map((r) => r.totalMs).sort((a, b) => a - b);
-    const result = { character: 'Frog.glb', vertices: 9840, medianMs: totals[1], runs };
-    fs.writeFileSync(path.join(artifacts, 'rig-default-cpu.json'), JSON.stringify(result, null, 2));
-    console.log(`default rig of the Frog on the CPU backend: median ${totals[1].toFixed(0)} ms`);
+    console.log(`default rig of the Frog on the CPU backend: median ${medianMs.toFixed(0)} ms`);
     assert.deepEqual(errors, []);
   });
 
@@ -547,25 +558,12 @@ describe('without WebGPU (CPU fallback)', () => {
   // reads the template library); the median goes to target/e2e/rig-humanoid-cpu.json.
   test('the default rig of a 12k-vertex humanoid on the CPU backend (benchmark)', async () => {
     const { page, errors } = app;
-    const bytes = [...readData('eval/mannequiny.glb').bytes];
-    const runs = [];
-    for (let i = 0; i < 3; i++) {
-      runs.push(await page.evaluate(async (b) => {
-        const rig = await window.rigkit.rig(new Uint8Array(b), 'mannequiny.glb');
-        return {
-          jointCount: rig.jointCount, vertices: rig.vertices, device: rig.device,
-          template: rig.recognised && rig.recognised.template, ...rig.timings,
-        };
-      }, bytes));
-    }
+    const { runs, medianMs } = await benchmarkRig(page, 'eval/mannequiny.glb', 'rig-humanoid-cpu.json');
     for (const run of runs) {
       assert.equal(run.template, 'rig-human', JSON.stringify(run));
       assert.equal(run.jointCount, 66);
     }
-    const totals = runs.map((r) => r.totalMs).sort((a, b) => a - b);
-    const result = { character: 'mannequiny.glb', vertices: runs[0].vertices, medianMs: totals[1], runs };
-    fs.writeFileSync(path.join(artifacts, 'rig-humanoid-cpu.json'), JSON.stringify(result, null, 2));
-    console.log(`default rig of the mannequin on the CPU backend: median ${totals[1].toFixed(0)} ms`);
+    console.log(`default rig of the mannequin on the CPU backend: median ${medianMs.toFixed(0)} ms`);
     assert.deepEqual(errors, []);
   });
 });
