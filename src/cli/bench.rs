@@ -169,14 +169,17 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `rigkit bench rig FILE [--runs R] [--subdivide N] [--template auto|humanoid]`: median time
-/// of a full rig (skeleton fitting and skinning) of FILE, optionally with every triangle split
-/// in four N times to test big meshes, and the process's peak memory.
+/// `rigkit bench rig FILE [--runs R] [--subdivide N] [--template T] [--method M]`: median
+/// time of each stage of a rig as `rigkit rig` runs it by default (the template the body plan
+/// calls for, `best` methods) — reading the file, voxelising, the skeleton, the skin, writing
+/// the GLB — and of the whole, optionally with every triangle split in four N times to test
+/// big meshes, and the process's peak memory.
 pub fn rig(args: &[String]) -> Result<(), CliError> {
+    use rigkit::pipeline::{Stage, StageTimes};
     let mut runs = 5usize;
     let mut subdivide = 0usize;
     let mut template = "auto".to_owned();
-    let mut methods = rigkit::pipeline::Methods::all(rigkit::pipeline::Method::Geometric);
+    let mut methods = rigkit::pipeline::Methods::default();
     let mut file = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -201,38 +204,59 @@ pub fn rig(args: &[String]) -> Result<(), CliError> {
         }
     }
     let file = file.ok_or("bench rig takes a FILE")?;
-    let mut character = super::load(&file)?;
-    for _ in 0..subdivide {
-        character.mesh = rigkit::mesh::subdivide(&character.mesh).0;
-    }
-    character.skeleton = None;
-    character.skin = None;
     let request = rigkit::pipeline::RigRequest {
         source: super::rig::skeleton_source(&template)?,
         methods,
         max_influences: 4,
     };
-    let mut seconds = Vec::with_capacity(runs);
-    let mut joints = 0;
+    let mut stages: Vec<[f64; Stage::ALL.len()]> = Vec::with_capacity(runs);
+    let (mut joints, mut mesh) = (0, None);
     for _ in 0..runs.max(1) {
-        let mut rigged = character.clone();
         let start = Instant::now();
+        let mut times = StageTimes::default();
+        times.begin(Stage::Parse, 0.0);
+        let mut character = super::load(&file)?;
+        // A subdivided mesh is what is rigged: its making is no stage of a rig.
+        let made = Instant::now();
+        for _ in 0..subdivide {
+            character.mesh = rigkit::mesh::subdivide(&character.mesh).0;
+        }
+        let making = made.elapsed().as_secs_f64();
+        let now = || start.elapsed().as_secs_f64() - making;
+        character.skeleton = None;
+        character.skin = None;
         // The whole pipeline as `rigkit rig` runs it (the neural method loads its models too).
-        rigkit::pipeline::rig_character(&mut rigged, &request, |_| {})?;
-        seconds.push(start.elapsed().as_secs_f64());
-        joints = rigged.skeleton.as_ref().map_or(0, |s| s.joints.len());
-        std::hint::black_box(rigged);
+        rigkit::pipeline::rig_character(&mut character, &request, |stage| {
+            times.begin(stage, now())
+        })?;
+        times.begin(Stage::Export, now());
+        let glb = rigkit::export::export_glb(&character, &Default::default())?;
+        stages.push(times.durations(now()).map(|(_, seconds)| seconds));
+        joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
+        std::hint::black_box(glb);
+        mesh = Some(character.mesh);
     }
-    let mesh = &character.mesh;
-    seconds.sort_by(f64::total_cmp);
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let per_stage: Vec<String> = (Stage::ALL.iter().enumerate())
+        .map(|(i, stage)| {
+            let mut v: Vec<f64> = stages.iter().map(|s| s[i]).collect();
+            format!("{} {:.3} s", stage.name(), median(&mut v))
+        })
+        .collect();
+    let mut totals: Vec<f64> = stages.iter().map(|s| s.iter().sum()).collect();
+    let total = median(&mut totals);
+    let mesh = mesh.unwrap_or_default();
     out!(
-        "rig {file}: {} vertices, {} triangles, {joints} joints: median {:.3} s over {} runs (min {:.3} s, max {:.3} s); peak memory {}",
+        "rig {file}: {} vertices, {} triangles, {joints} joints: median {total:.3} s over {} runs (min {:.3} s, max {:.3} s); stage medians: {}; peak memory {}",
         mesh.vertex_count(),
         mesh.triangles.len(),
-        seconds[seconds.len() / 2],
-        seconds.len(),
-        seconds[0],
-        seconds[seconds.len() - 1],
+        totals.len(),
+        totals[0],
+        totals[totals.len() - 1],
+        per_stage.join(", "),
         peak_memory().map_or_else(
             || "unknown".to_owned(),
             |kb| format!("{:.0} MB", kb as f64 / 1024.0)

@@ -25,6 +25,10 @@ const SAMPLES: usize = 2000;
 /// How much more bending halves (e⁻¹) a body's say in a blended fit, as a share of the least.
 const BLEND: f32 = 0.1;
 
+/// A body with less say than this (bending about 70 % more than the best) moves no joint by
+/// more than a thousandth of the way to its place: it is not placed.
+const SAY: f32 = 1e-3;
+
 /// A template fitted by [`carry`], and how well its body fitted the mesh.
 pub struct Carried {
     pub skeleton: Skeleton,
@@ -74,27 +78,34 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
         };
         was_inside.push(inside);
     }
-    let work: Vec<_> = bodies.iter().zip(&ranked).zip(&was_inside).collect();
+    // Each body bent the likeliest way that agrees; a stance is bent only that way. A body
+    // with no overlay the way the others agree on has no say (an infinite cost).
+    let bends: Vec<Option<Fit>> = parallel::map(&ranked, |ranked| match ranked {
+        Ranked::Bent(fits) => fits
+            .iter()
+            .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t)))
+            .cloned(),
+        Ranked::Overlaid { overlays, template } => turn
+            .zip(target)
+            .and_then(|(t, target)| bent_turned(overlays, t, mesh, target, template)),
+    });
+    let costs: Vec<f32> = (bends.iter())
+        .map(|f| f.as_ref().map_or(f32::INFINITY, |f| f.warp.cost))
+        .collect();
+    // Only bodies with a say are placed (placing keeps joints inside the mesh, which sums
+    // winding numbers): the first always, as its joints say which joints there are.
+    let work: Vec<_> = (bodies.iter().zip(&was_inside).zip(&bends))
+        .zip(says(&costs))
+        .enumerate()
+        .filter(|&(i, (_, say))| i == 0 || say >= SAY)
+        .map(|(_, (body, _))| body)
+        .collect();
     let mut fits: Vec<(Carried, Vec<bool>)> =
-        parallel::map(&work, |&((&(skeleton, _, _), ranked), was_inside)| {
-            // Each body carried the likeliest way that agrees; a stance is bent only that
-            // way. A body with no overlay the way the others agree on has no say: it is
-            // placed by the bounds, at an infinite cost.
-            let turned;
-            let fit = match ranked {
-                Ranked::Bent(fits) => fits
-                    .iter()
-                    .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t))),
-                Ranked::Overlaid { overlays, template } => {
-                    turned = turn
-                        .zip(target)
-                        .and_then(|(t, target)| bent_turned(overlays, t, mesh, target, template));
-                    turned.as_ref()
-                }
-            };
-            place(mesh, &interior, skeleton, was_inside, fit)
+        parallel::map(&work, |&((&(skeleton, _, _), was_inside), fit)| {
+            // Without a fit, placed by the bounds at an infinite cost.
+            place(mesh, &interior, skeleton, was_inside, fit.as_ref())
         });
-    let mut carried = if fits.len() == 1
+    let mut carried = if bodies.len() == 1
         && let Some((own, _)) = fits.pop()
     {
         own
@@ -177,19 +188,9 @@ fn unreachable_fit(mesh: &Mesh, interior: &Interior<'_>, skeleton: &Skeleton) ->
 /// turned as the best body turns it; the first body's joints say which joints there are (a
 /// joint no body with a say has stays where the first body put it).
 fn blend(mesh: &Mesh, interior: &Interior<'_>, fits: Vec<(Carried, Vec<bool>)>) -> Carried {
-    let least = fits.iter().map(|f| f.0.cost).fold(f32::INFINITY, f32::min);
-    let weights: Vec<f32> = fits
-        .iter()
-        .map(|(f, _)| {
-            if least.is_finite() && least > 0.0 {
-                (-(f.cost - least) / (BLEND * least)).exp()
-            } else if f.cost == least {
-                1.0
-            } else {
-                0.0
-            }
-        })
-        .collect();
+    let costs: Vec<f32> = fits.iter().map(|(f, _)| f.cost).collect();
+    let least = costs.iter().copied().fold(f32::INFINITY, f32::min);
+    let weights = says(&costs);
     let mut skeleton = fits[0].0.skeleton.clone();
     for (joint, &inside) in skeleton.joints.iter_mut().zip(&fits[0].1) {
         let (mut sum, mut total) = (Vec3::ZERO, 0.0);
@@ -224,7 +225,25 @@ fn blend(mesh: &Mesh, interior: &Interior<'_>, fits: Vec<(Carried, Vec<bool>)>) 
     }
 }
 
+/// Each body's say in a blended fit, by what its bend `costs` (see [`carry`]): 1 for the
+/// least; when no body bent (every cost infinite), all alike.
+fn says(costs: &[f32]) -> Vec<f32> {
+    let least = costs.iter().copied().fold(f32::INFINITY, f32::min);
+    (costs.iter())
+        .map(|&cost| {
+            if least.is_finite() && least > 0.0 {
+                (-(cost - least) / (BLEND * least)).exp()
+            } else if cost == least {
+                1.0
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
 /// One overlay of a template's body on the mesh, and its bend onto the mesh's surface.
+#[derive(Clone)]
 struct Fit {
     overlay: register::Overlay,
     warp: warp::Warp,

@@ -222,7 +222,13 @@ fn height_range(points: &[Vec3], up: Vec3) -> Option<(f32, f32)> {
 fn refine(a: &[Vec3], b: &[Vec3], to_b: &Closest, mut turn: Mat3) -> (Mat3, Vec3, Vec3, f32) {
     let mut stretch = Vec3::ONE;
     let mut shift = Vec3::ZERO;
+    let mut last = None;
     for _ in 0..ITERATIONS {
+        // Pairs found the same way give the same step: once it stops moving, it is done.
+        if last == Some((turn, stretch, shift)) {
+            break;
+        }
+        last = Some((turn, stretch, shift));
         let moved: Vec<Vec3> = a.iter().map(|p| turn * (stretch * *p) + shift).collect();
         let to_moved = Closest::new(&moved);
         let mut pairs: Vec<(Vec3, Vec3)> = Vec::with_capacity(a.len() + b.len());

@@ -8,6 +8,7 @@ use super::register::chamfer;
 
 /// A smooth displacement of the overlaid template body onto the target surface: per surface
 /// point of the template, where it moved.
+#[derive(Clone)]
 pub struct Warp {
     points: Vec<Vec3>,
     moves: Vec<Vec3>,
