@@ -727,3 +727,77 @@ fn walk_and_idle_play_on_every_legged_rig_of_the_shared_set() {
         failures.len()
     );
 }
+
+/// The rigs rigkit makes: every body of the shared set labelled as standing on legs, its
+/// artist's rig removed and rigged by default (`rigkit rig` with no options), walks — every
+/// leg found moves — and idles. Those whose artists rigged no legs are the exception only if
+/// rigkit's rig has none either, and then they are told what fits.
+#[test]
+#[ignore = "needs ../shared/data (or RIGKIT_DATA): run with --ignored"]
+fn walk_and_idle_play_on_the_rigs_rigkit_makes_for_legged_bodies() {
+    let request = rigkit::pipeline::RigRequest::default();
+    let (mut failures, mut rigged) = (Vec::new(), 0);
+    for set in ["eval", "train"] {
+        let root = common::shared(set);
+        for rel in common::files_under(&root, "glb") {
+            let path = format!("{set}/{rel}");
+            if !class_of_path(&path).is_some_and(has_legs) {
+                continue;
+            }
+            let mut character = common::load_path(&root.join(&rel), &rel);
+            character.skeleton = None;
+            character.skin = None;
+            if let Err(e) = rigkit::pipeline::rig_character(&mut character, &request, |_| {}) {
+                failures.push(format!("{path}: rig: {e}"));
+                continue;
+            }
+            rigged += 1;
+            let skeleton = character.skeleton.as_ref().unwrap();
+            match procedural_clip(skeleton, Motion::Idle) {
+                Ok(clip) => assert_finite(&clip),
+                Err(e) => failures.push(format!("{path}: idle: {e}")),
+            }
+            let walk = match procedural_clip(skeleton, Motion::Walk) {
+                Ok(clip) => clip,
+                Err(e) if RIGGED_WITHOUT_LEGS.iter().any(|(f, _)| *f == rel) => {
+                    if !e.to_string().contains("it can play idle") {
+                        failures.push(format!(
+                            "{path}: walk refused without saying what fits: {e}"
+                        ));
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    failures.push(format!("{path}: walk: {e}"));
+                    continue;
+                }
+            };
+            assert_finite(&walk);
+            let Some(plan) = BodyPlan::of(skeleton) else {
+                failures.push(format!("{path}: walks, but has no body plan"));
+                continue;
+            };
+            let poses = positions(skeleton, &walk);
+            let size = character.mesh.bounds().longest_side();
+            for leg in &plan.legs {
+                let tip = leg[leg.len() - 1].index();
+                let travel = (poses.iter())
+                    .map(|p| p[tip].distance(poses[0][tip]))
+                    .fold(0.0, f32::max);
+                if travel <= 0.01 * size {
+                    failures.push(format!(
+                        "{path}: the leg ending in {} moves {:.3} of the body's size",
+                        skeleton.joints[tip].name,
+                        travel / size
+                    ));
+                }
+            }
+        }
+    }
+    assert!(rigged >= 100, "only {rigged} legged bodies rigged");
+    assert!(
+        failures.is_empty(),
+        "{} of {rigged}: {failures:#?}",
+        failures.len()
+    );
+}
