@@ -9,13 +9,18 @@ use glam::Vec3;
 const LEAF: usize = 32;
 
 /// The points of a set arranged as a balanced k-d tree, implicitly: the range `lo..hi` of
-/// `tree` splits at its middle entry on `axes[middle]`, the left half at or below it, the
+/// the tree order splits at its middle entry on `axes[middle]`, the left half at or below it, the
 /// right half at or above.
 pub struct Closest<'a> {
     points: &'a [Vec3],
-    /// The points in tree order, with their indices in `points`.
-    tree: Vec<(Vec3, u32)>,
+    /// The points' indices in `points`, in tree order.
+    order: Vec<u32>,
     axes: Vec<u8>,
+    /// The points' coordinates in tree order, axis by axis: a leaf's distances are then
+    /// computed side by side.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    zs: Vec<f32>,
 }
 
 impl<'a> Closest<'a> {
@@ -25,16 +30,30 @@ impl<'a> Closest<'a> {
             .collect();
         let mut axes = vec![0u8; tree.len()];
         split(&mut tree, &mut axes, 0);
-        Self { points, tree, axes }
+        let coordinate = |axis: usize| tree.iter().map(|(p, _)| p[axis]).collect();
+        let (xs, ys, zs) = (coordinate(0), coordinate(1), coordinate(2));
+        Self {
+            points,
+            order: tree.iter().map(|&(_, i)| i).collect(),
+            axes,
+            xs,
+            ys,
+            zs,
+        }
     }
 
     /// The index of the point nearest `p` (0 for an empty set; the first of equally near
     /// points the search meets otherwise).
     pub fn nearest(&self, p: Vec3) -> usize {
         let mut best = (0u32, f32::INFINITY);
-        self.search(0, self.tree.len(), p, &mut best);
+        self.search(0, self.order.len(), p, &mut best);
         debug_assert!(self.points.is_empty() || (best.0 as usize) < self.points.len());
         best.0 as usize
+    }
+
+    /// The point at `k` in tree order.
+    fn at(&self, k: usize) -> Vec3 {
+        Vec3::new(self.xs[k], self.ys[k], self.zs[k])
     }
 
     /// Keeps the nearer of `best` and the points of `lo..hi` that could be nearer: the side
@@ -42,16 +61,21 @@ impl<'a> Closest<'a> {
     /// best so far.
     fn search(&self, lo: usize, hi: usize, p: Vec3, best: &mut (u32, f32)) {
         if hi - lo <= LEAF {
-            for &(q, i) in &self.tree[lo..hi] {
-                let d = q.distance_squared(p);
+            let mut d = [0.0f32; LEAF];
+            let leaf = (self.xs[lo..hi].iter().zip(&self.ys[lo..hi])).zip(&self.zs[lo..hi]);
+            for (d, ((x, y), z)) in d.iter_mut().zip(leaf) {
+                let (dx, dy, dz) = (x - p.x, y - p.y, z - p.z);
+                *d = dx * dx + dy * dy + dz * dz;
+            }
+            for (k, &d) in d[..hi - lo].iter().enumerate() {
                 if d < best.1 {
-                    *best = (i, d);
+                    *best = (self.order[lo + k], d);
                 }
             }
             return;
         }
         let middle = (lo + hi) / 2;
-        let (q, i) = self.tree[middle];
+        let (q, i) = (self.at(middle), self.order[middle]);
         let axis = usize::from(self.axes[middle]);
         let d = q.distance_squared(p);
         if d < best.1 {
