@@ -1,7 +1,7 @@
 //! The overlaid template body bent onto the target body: a smooth displacement of its surface,
 //! coarse to fine, that the template's joints then follow.
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 
 use super::closest::Closest;
 use super::register::chamfer;
@@ -53,15 +53,15 @@ impl Warp {
                 for (p, c) in pull.iter_mut().zip(&count) {
                     *p /= c.max(1.0);
                 }
-                for (i, m) in moves.iter_mut().enumerate() {
-                    let (mut sum, mut total) = (Vec3::ZERO, 0.0);
-                    for &(k, w) in &weights[i] {
-                        let k = k as usize;
-                        sum += pull[k] * w * count[k];
-                        total += w * count[k];
-                    }
-                    if total > 0.0 {
-                        *m += sum / total;
+                // Each point's pull and how many pulls it averages, smoothed together (one
+                // four-wide multiply-add per pair).
+                let counted: Vec<Vec4> = (pull.iter().zip(&count))
+                    .map(|(p, &c)| (*p * c).extend(c))
+                    .collect();
+                for (m, row) in moves.iter_mut().zip(&weights) {
+                    let sum = smoothed(&counted, row);
+                    if sum.w > 0.0 {
+                        *m += sum.truncate() / sum.w;
                     }
                 }
             }
@@ -94,6 +94,22 @@ impl Warp {
         }
         if total > 0.0 { p + sum / total } else { p }
     }
+}
+
+/// The sum of `values` weighted by a kernel's `row`, in four running sums (a single one
+/// waits on each addition before the next).
+fn smoothed(values: &[Vec4], row: &[(u32, f32)]) -> Vec4 {
+    let mut sums = [Vec4::ZERO; 4];
+    let mut chunks = row.chunks_exact(4);
+    for chunk in &mut chunks {
+        for (sum, &(k, w)) in sums.iter_mut().zip(chunk) {
+            *sum += values[k as usize] * w;
+        }
+    }
+    let rest: Vec4 = (chunks.remainder().iter())
+        .map(|&(k, w)| values[k as usize] * w)
+        .sum();
+    (sums[0] + sums[1]) + (sums[2] + sums[3]) + rest
 }
 
 pub(super) const WARP_POINTS: usize = 1000;
