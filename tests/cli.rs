@@ -134,6 +134,29 @@ fn bench_import_reports_a_median() {
     );
 }
 
+/// `bench rig` times the default rig stage by stage, as the README quotes it.
+#[test]
+fn bench_rig_reports_each_stage() {
+    let fox = data("eval/Fox.glb");
+    let (ok, out, err) = rigkit(&[
+        "bench".as_ref(),
+        "rig".as_ref(),
+        fox.as_os_str(),
+        "--runs".as_ref(),
+        "1".as_ref(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("median") && out.contains("over 1 runs"),
+        "{out}"
+    );
+    for stage in ["parse", "voxelise", "skeleton", "skin", "export"] {
+        assert!(out.contains(&format!("{stage} ")), "{stage}: {out}");
+    }
+    // The default rig carries the fox template: 49 joints, not the free-form skeleton's.
+    assert!(out.contains("49 joints"), "{out}");
+}
+
 #[test]
 fn rig_fits_a_skeleton_to_a_mesh_without_one_and_keeps_its_vertices() {
     let dir = std::env::temp_dir().join(format!("rigkit-cli-rig-{}", std::process::id()));

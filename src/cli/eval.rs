@@ -60,6 +60,18 @@ struct Report {
     mean: Row,
 }
 
+/// The skeleton `rigkit rig` gives the character's mesh by default: its body plan's template
+/// carried onto it, or the free-form skeleton where none fits.
+fn default_rig_skeleton(character: &Character) -> Result<rigkit::rig::Skeleton, CliError> {
+    let mut bare = Character {
+        mesh: character.mesh.clone(),
+        ..Character::default()
+    };
+    let request = rigkit::pipeline::RigRequest::default();
+    rigkit::pipeline::rig_character(&mut bare, &request, |_| {})?;
+    Ok(bare.skeleton.unwrap_or_default())
+}
+
 pub fn eval(args: &[String]) -> Result<(), CliError> {
     let mut dir = None;
     let mut json_out = None;
@@ -71,6 +83,7 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
     let mut network_share = rigkit::neural::NETWORK_SHARE;
     let mut options = SkinOptions::default();
     let mut skeleton_options = AutoOptions::default();
+    let mut default_skeleton = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
@@ -108,6 +121,18 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
             "--max-influences" => options.max_influences = parse(&value("--max-influences")?)?,
             "--no-heat" => options.heat = false,
             "--errors" => errors = true,
+            "--skeleton" => {
+                default_skeleton = match value("--skeleton")?.as_str() {
+                    "free" => false,
+                    "default" => true,
+                    other => {
+                        return Err(format!(
+                            "unknown skeleton '{other}'; available: free, default"
+                        )
+                        .into());
+                    }
+                }
+            }
             "--rigid-share" => options.rigid_share = parse(&value("--rigid-share")?)?,
             flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
             d => dir = Some(PathBuf::from(d)),
@@ -193,10 +218,15 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
         let mut row = row(rel.clone(), &character, &m, seconds);
         if weights_from.is_none() {
             let started = Instant::now();
-            let mut auto = auto_skeleton(&character.mesh, &skeleton_options)?;
-            if let Some(n) = &networks {
-                auto = n.refine_skeleton(&character.mesh, &auto)?;
-            }
+            let auto = if default_skeleton {
+                default_rig_skeleton(&character)?
+            } else {
+                let auto = auto_skeleton(&character.mesh, &skeleton_options)?;
+                match &networks {
+                    Some(n) => n.refine_skeleton(&character.mesh, &auto)?,
+                    None => auto,
+                }
+            };
             row.skeleton_seconds = started.elapsed().as_secs_f32();
             let bounds = character.mesh.bounds();
             let k = skeleton_metrics(

@@ -81,12 +81,13 @@ USAGE:
                                   for its skeleton (legs, wings, tails found by shape)
     rigkit eval DIR [--method geometric|neural] [--json OUT.json] [--weights-from DIR2]
                     [--skin-model F.bpk] [--joint-model F.bpk] [--network-share S]
-                    [--errors]
+                    [--errors] [--skeleton free|default]
                                   Re-skin every rig in DIR with its artist's skeleton and
                                   score it: L1, precision, recall, deformation error;
-                                  and the automatic skeleton against the artist's without
-                                  its IK controls: CD-J2J, CD-J2B, CD-B2B (and CD-J2J
-                                  against every joint); --errors: where each error comes
+                                  and the automatic skeleton (free-form, or with --skeleton
+                                  default what `rig` gives: the body plan's template) against
+                                  the artist's without its IK controls: CD-J2J, CD-J2B,
+                                  CD-B2B (and CD-J2J against every joint); --errors: where each error comes
                                   from (strongest joints confused, farthest joints)
                                   (neural: the shipped models, or the records named;
                                   --network-share: how much of the skin weights the head
