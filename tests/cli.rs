@@ -134,6 +134,16 @@ fn bench_import_reports_a_median() {
     );
 }
 
+/// `eval --skeleton` names the skeletons it scores when given another.
+#[test]
+fn eval_refuses_an_unknown_skeleton_by_naming_the_ones_it_has() {
+    let (ok, _, err) = rigkit(&["eval".as_ref(), "--skeleton".as_ref(), "template".as_ref()]);
+    assert!(
+        !ok && err.contains("unknown skeleton 'template'; available: free, default"),
+        "{err}"
+    );
+}
+
 /// `bench rig` times the default rig stage by stage, as the README quotes it.
 #[test]
 fn bench_rig_reports_each_stage() {

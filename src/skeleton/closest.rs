@@ -9,10 +9,9 @@ use glam::Vec3;
 const LEAF: usize = 32;
 
 /// The points of a set arranged as a balanced k-d tree, implicitly: the range `lo..hi` of
-/// the tree order splits at its middle entry on `axes[middle]`, the left half at or below it, the
-/// right half at or above.
-pub struct Closest<'a> {
-    points: &'a [Vec3],
+/// the tree order splits at its middle entry on `axes[middle]`, the left half at or below
+/// it, the right half at or above.
+pub struct Closest {
     /// The points' indices in `points`, in tree order.
     order: Vec<u32>,
     axes: Vec<u8>,
@@ -23,8 +22,8 @@ pub struct Closest<'a> {
     zs: Vec<f32>,
 }
 
-impl<'a> Closest<'a> {
-    pub fn new(points: &'a [Vec3]) -> Self {
+impl Closest {
+    pub fn new(points: &[Vec3]) -> Self {
         let mut tree: Vec<(Vec3, u32)> = (points.iter().enumerate())
             .map(|(i, p)| (*p, i as u32))
             .collect();
@@ -33,7 +32,6 @@ impl<'a> Closest<'a> {
         let coordinate = |axis: usize| tree.iter().map(|(p, _)| p[axis]).collect();
         let (xs, ys, zs) = (coordinate(0), coordinate(1), coordinate(2));
         Self {
-            points,
             order: tree.iter().map(|&(_, i)| i).collect(),
             axes,
             xs,
@@ -47,7 +45,6 @@ impl<'a> Closest<'a> {
     pub fn nearest(&self, p: Vec3) -> usize {
         let mut best = (0u32, f32::INFINITY);
         self.search(0, self.order.len(), p, &mut best);
-        debug_assert!(self.points.is_empty() || (best.0 as usize) < self.points.len());
         best.0 as usize
     }
 
