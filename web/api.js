@@ -74,7 +74,14 @@ export function rigkitApi(ctx) {
     bakePose: () => { app.bakePose(); ctx.redraw(); },
     // Editing (each edit re-skins and can be undone) and pose mode.
     ...ctx.edits,
-    setMode: (mode) => { $('mode').value = mode; $('mode').dispatchEvent(new Event('change')); },
+    setMode: (mode) => {
+      ctx.showStep('check');
+      $('mode').value = mode;
+      $('mode').dispatchEvent(new Event('change'));
+    },
+    // The page's steps: 'rig', 'check', 'animate' or 'download'.
+    showStep: ctx.showStep,
+    get step() { return ctx.step; },
     selectJoint: ctx.selectJoint,
     jointParents: () => app.jointParents(),
     jointWeights: (joint) => app.jointWeights(joint),

@@ -1,7 +1,7 @@
 // The page shell's entry: starts the wasm module and the viewport, picks the compute backend,
-// wires each part of the page (./input.js, ./rig-client.js, ./playback.js, ./edit-tools.js)
-// to one shared context, opens the sample, and exposes `window.rigkit` (./api.js). State and
-// policy live in Rust; these modules only move bytes and events.
+// wires each part of the page (./steps.js, ./input.js, ./rig-client.js, ./playback.js,
+// ./edit-tools.js) to one shared context, opens the sample, and exposes `window.rigkit`
+// (./api.js). State and policy live in Rust; these modules only move bytes and events.
 
 import { rigkitApi } from './api.js';
 import { setupEditTools } from './edit-tools.js';
@@ -10,6 +10,7 @@ import { chooseBackend } from './gpu.js';
 import { setupInput } from './input.js';
 import { setupPlayback } from './playback.js';
 import { setupRigClient } from './rig-client.js';
+import { setupSteps } from './steps.js';
 import { $, clearError, showError } from './ui.js';
 
 const SAMPLE = { url: 'web/samples/human-zombie.glb', name: 'human-zombie.glb' };
@@ -28,6 +29,7 @@ async function main() {
   const ctx = { wasm, canvas, app: new wasm.App(canvas), current: null };
   // Playback advances in Rust each frame (`ctx.tick`, from ./playback.js).
   ctx.redraw = startFrames(canvas, ctx.app, (seconds) => ctx.tick && ctx.tick(seconds)).redraw;
+  setupSteps(ctx);
   setupPlayback(ctx);
   setupEditTools(ctx);
   $('error-close').addEventListener('click', clearError);
@@ -36,7 +38,9 @@ async function main() {
 
   ctx.backend = await chooseBackend(wasm);
   $('status-backend').textContent = ctx.backend.label;
-  $('status-backend').title = ctx.backend.reason || '';
+  $('status-backend').title = ctx.backend.kind === 'webgpu'
+    ? 'The networks run on this GPU'
+    : `The networks run on the CPU${ctx.backend.reason ? ` (${ctx.backend.reason})` : ''}`;
   setupRigClient(ctx);
   setupInput(ctx);
 

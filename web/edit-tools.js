@@ -27,7 +27,7 @@ export function setupEditTools(ctx) {
   // Fills the joint chooser of the weight heatmap.
   function listJoints() {
     const select = $('weights-joint');
-    select.replaceChildren(new Option('(materials)', '-1'));
+    select.replaceChildren(new Option('(none: show materials)', '-1'));
     app.jointNames().forEach((name, i) => select.add(new Option(name, String(i))));
     $('legend').hidden = true;
   }

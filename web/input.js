@@ -17,6 +17,10 @@ export function setupInput(ctx) {
     $('status-file').textContent =
       `${info.name}: ${info.vertices.toLocaleString()} vertices, ${info.joints} joints`;
     const { needsRig, ...summary } = info;
+    $('rig-summary').textContent = needsRig
+      ? `${info.name}: ${info.vertices.toLocaleString()} vertices, no skeleton yet.`
+      : `${info.name}: ${info.vertices.toLocaleString()} vertices, a skeleton of ${info.joints} joints.`;
+    $('rig-button').textContent = needsRig ? 'Rig it' : 'Rig it again';
     ctx.current = { ...summary, backend: ctx.backend.label };
     ctx.shownFiles = files;
     ctx.listJoints();
@@ -77,25 +81,32 @@ export function setupInput(ctx) {
     dropHint.hidden = true;
     if (e.dataTransfer) openUserFiles(e.dataTransfer.files);
   });
-  $('sample').addEventListener('change', (e) => {
-    const [file, template] = e.target.value.split('|');
-    e.target.value = '';
-    if (file) openSample(file, template).catch((err) => showError(err.message));
-  });
-  $('download-button').addEventListener('click', () => {
+  for (const button of document.querySelectorAll('[data-sample]')) {
+    button.addEventListener('click', () => {
+      openSample(button.dataset.sample, button.dataset.template).catch((err) => showError(err.message));
+    });
+  }
+
+  // The format chosen in the Download step; every download button uses it.
+  const chosenFormat = () => document.querySelector('input[name="download-format"]:checked').value;
+  // Saves the character in the chosen format as a file in the user's downloads.
+  function download() {
     try {
-      const format = $('download-format').value;
+      const format = chosenFormat();
       const type = format === 'glb' ? 'model/gltf-binary' : 'application/octet-stream';
       const blob = new Blob([exportAs(format)], { type });
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
-      a.download = `${(ctx.current && ctx.current.name ? ctx.current.name : 'character').replace(/\.[^.]*$/, '')}-rigkit.${format}`;
+      const base = (ctx.current && ctx.current.name ? ctx.current.name : 'character').replace(/\.[^.]*$/, '').replace(/-rigged$/, '');
+      a.download = `${base}-rigkit.${format}`;
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
     } catch (e) {
       showError(e.message || String(e));
     }
-  });
+  }
+  $('download-button').addEventListener('click', download);
+  $('download-now').addEventListener('click', download);
 
   Object.assign(ctx, { loadFiles, load, openUserFiles, openSample, exportGlb, exportAs });
 }

@@ -20,20 +20,59 @@ export function setupPlayback(ctx) {
     ctx.redraw();
   }
 
-  // The character's clips, then the motions rigkit can make for it.
+  // Marks the motion playing (`clip:N`, or '' for the rest pose) among the buttons.
+  function markPlaying(value) {
+    for (const b of $('motion-list').children) b.setAttribute('aria-pressed', String(b.dataset.motion === value));
+  }
+
+  // The character's clips, then the motions rigkit can make for it, as buttons; a character
+  // without a skeleton gets a sentence saying why there is nothing to play.
   function listMotions() {
-    const select = $('motion');
-    select.replaceChildren(new Option('(rest pose)', ''));
-    for (const m of app.motions()) {
-      const label = m.kind === 'clip' ? `${m.name} (clip, ${m.duration.toFixed(1)} s)` : `${m.name} (generated)`;
-      select.add(new Option(label, m.kind === 'clip' ? `clip:${m.index}` : `gen:${m.name}`));
+    const list = $('motion-list');
+    const button = (label, value, title) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = label;
+      b.title = title;
+      b.dataset.motion = value;
+      b.addEventListener('click', () => choose(value));
+      return b;
+    };
+    const motions = app.motions();
+    list.replaceChildren();
+    if (motions.length === 0) {
+      const p = document.createElement('p');
+      p.className = 'lead';
+      p.textContent = app.jointNames().length === 0
+        ? 'Rig the character first (step 1): motions need a skeleton.'
+        : 'This skeleton has no parts the generated motions move; load a clip instead.';
+      list.append(p);
+    } else {
+      list.append(button('Rest pose', '', 'Stop and show the rest pose'));
+      for (const m of motions) {
+        if (m.kind === 'clip') list.append(button(m.name || `clip ${m.index + 1}`, `clip:${m.index}`, `The character's clip, ${m.duration.toFixed(1)} s`));
+        else list.append(button(m.name, `gen:${m.name}`, `Generate a ${m.name} for this skeleton`));
+      }
     }
+    markPlaying('');
     setControls(false, false);
+  }
+
+  // Plays what a motion button stands for.
+  function choose(value) {
+    try {
+      if (value === '') restPose();
+      else if (value.startsWith('clip:')) playClip(Number(value.slice(5)));
+      else animate(value.slice(4));
+    } catch (_) {
+      // Shown in the banner.
+    }
   }
 
   // Starts clip `index` of the character from its beginning.
   function playClip(index) {
     const duration = app.play(index);
+    markPlaying(`clip:${index}`);
     setControls(true, true);
     showTime();
     return { index, duration };
@@ -43,7 +82,6 @@ export function setupPlayback(ctx) {
   function addMotion(make) {
     const index = reported(make);
     listMotions();
-    $('motion').value = `clip:${index}`;
     return playClip(index);
   }
   const animate = (name) => addMotion(() => app.animate(name));
@@ -51,7 +89,7 @@ export function setupPlayback(ctx) {
 
   function restPose() {
     app.resetPose();
-    $('motion').value = '';
+    markPlaying('');
     setControls(false, false);
     $('time-label').textContent = '0.00 s';
     ctx.redraw();
@@ -77,16 +115,6 @@ export function setupPlayback(ctx) {
     if (app.tick(seconds)) showTime();
   }
 
-  $('motion').addEventListener('change', (e) => {
-    const value = e.target.value;
-    try {
-      if (value === '') restPose();
-      else if (value.startsWith('clip:')) playClip(Number(value.slice(5)));
-      else animate(value.slice(4));
-    } catch (_) {
-      // Shown in the banner.
-    }
-  });
   $('play-button').addEventListener('click', () => {
     const p = app.playback();
     if (p.index === null) return;

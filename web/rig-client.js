@@ -5,6 +5,20 @@
 import { $, showError } from './ui.js';
 
 const STAGES = ['parse', 'voxelise', 'skeleton', 'skin', 'export', 'upload'];
+// What each stage is doing, in a user's words.
+const STAGE_LABELS = {
+  parse: 'Reading the file',
+  voxelise: 'Measuring the body',
+  skeleton: 'Fitting the skeleton',
+  skin: 'Computing skin weights',
+  export: 'Writing the rig',
+  upload: 'Showing the rig',
+};
+
+// "a quadruped" / "an insect": the body plan as a phrase.
+const article = (word) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+// The library template's name without its prefix: "rig-fox" → "fox".
+const templateName = (template) => template.replace(/^rig-/, '');
 
 // The URLs of the page's own wasm module (trunk preloads both), for the worker to load.
 function moduleUrls() {
@@ -19,11 +33,13 @@ function moduleUrls() {
 
 function showProgress(stage) {
   $('progress').hidden = false;
-  $('progress-stage').textContent = `Rigging: ${stage}…`;
+  $('progress').dataset.stage = stage;
+  $('progress-stage').textContent = `${STAGE_LABELS[stage] || stage}…`;
   $('progress-bar').value = Math.max(0, STAGES.indexOf(stage));
 }
 
 export function setupRigClient(ctx) {
+  const { app } = ctx;
   // The worker (created on first use, terminated to cancel) and the job it is running.
   let worker = null;
   let jobs = 0;
@@ -60,7 +76,7 @@ export function setupRigClient(ctx) {
     // A skeleton file given to the API ({ name, bytes }) or picked in the template chooser.
     const skeleton = options.skeleton || (chosen === 'file' ? skeletonFile : null);
     if (chosen === 'file' && !skeleton) {
-      showError('Pick a skeleton file first (Template: skeleton file…)');
+      showError('Pick a skeleton file first (Advanced rig settings: Skeleton)');
       throw new Error('Pick a skeleton file first');
     }
     const template = skeleton ? `file: ${skeleton.name}` : chosen;
@@ -90,13 +106,21 @@ export function setupRigClient(ctx) {
     const t = result.timings;
     const total = performance.now() - started;
     const by = result.device ? `${method}, networks on ${result.device === 'webgpu' ? 'WebGPU' : 'CPU'}` : method;
-    // What "auto" saw, and what it fitted: the user can pick another template and rig again.
+    // What "auto" saw and what it fitted, in words; the numbers in the tooltip and the API.
     const r = result.recognised;
-    const seen = r
-      ? `recognised ${r.plan} ${r.confidence.toFixed(2)}, ${r.template ? `fitted ${r.template}` : 'free-form skeleton'}; `
-      : '';
-    $('status-rig').textContent =
-      `${seen}rigged (${template}, ${by}): voxelise ${t.voxelise.toFixed(0)} ms, skeleton ${t.skeleton.toFixed(0)} ms, skin ${t.skin.toFixed(0)} ms, total ${total.toFixed(0)} ms`;
+    const joints = app.jointNames().length;
+    const seconds = `${(total / 1000).toFixed(1)} s`;
+    let said;
+    if (r && r.template) said = `Recognised ${article(r.plan)} and fitted the ${templateName(r.template)} skeleton`;
+    else if (r) said = `Recognised ${article(r.plan)}; no template fitted, so a free-form skeleton`;
+    else if (skeleton) said = `Fitted the skeleton of ${skeleton.name}`;
+    else said = `Fitted ${template === 'free' ? 'a free-form' : `the ${templateName(template)}`} skeleton`;
+    $('rig-summary').textContent = `${said}: ${joints} joints, rigged in ${seconds}. Check it next.`;
+    $('status-rig').textContent = `rigged in ${seconds}`;
+    $('status-rig').title =
+      `${r ? `recognised ${r.plan} ${r.confidence.toFixed(2)}; ` : ''}${template}, ${by}: voxelise ${t.voxelise.toFixed(0)} ms, skeleton ${t.skeleton.toFixed(0)} ms, skin ${t.skin.toFixed(0)} ms`;
+    $('rig-button').textContent = 'Rig it again';
+    ctx.showStep('check');
     ctx.current = {
       ...ctx.current,
       rigged: true,
@@ -120,7 +144,7 @@ export function setupRigClient(ctx) {
       return;
     }
     skeletonFile = { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
-    $('template').options[$('template').options.length - 1].textContent = `skeleton: ${file.name}`;
+    $('template').options[$('template').options.length - 1].textContent = `my skeleton: ${file.name}`;
   });
   $('rig-button').addEventListener('click', () => {
     if (ctx.shownFiles) rigFiles(ctx.shownFiles).catch(() => {});

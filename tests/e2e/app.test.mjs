@@ -184,7 +184,7 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     const { rig, stages } = await page.evaluate(async (b) => {
       const seen = [];
       const stage = document.getElementById('progress-stage');
-      const watch = new MutationObserver(() => seen.push(stage.textContent));
+      const watch = new MutationObserver(() => seen.push(document.getElementById('progress').dataset.stage));
       watch.observe(stage, { childList: true, characterData: true, subtree: true });
       const result = await window.rigkit.rig(new Uint8Array(b), 'mannequiny.glb', { template: 'humanoid' });
       watch.disconnect();
@@ -198,7 +198,8 @@ describe('with WebGPU (SwiftShader adapter)', () => {
       assert.ok(stages.some((s) => s.includes(stage)), `stage ${stage} not shown: ${stages}`);
     }
     assert.equal(await page.isHidden('#progress'), true);
-    assert.match(await page.textContent('#status-rig'), /skeleton \d+ ms, skin \d+ ms/);
+    assert.match(await page.textContent('#status-rig'), /^rigged in \d+\.\d s$/);
+    assert.match(await page.getAttribute('#status-rig', 'title'), /skeleton \d+ ms, skin \d+ ms/);
     const pixels = await viewportPixels(page);
     await page.screenshot({ path: path.join(artifacts, 'mannequin-rigged.png') });
     assert.ok(pixels.skeleton > 50, `new skeleton not visible (${pixels.skeleton})`);
@@ -250,7 +251,8 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.equal(auto.recognised.plan, 'quadruped', JSON.stringify(auto.recognised));
     assert.equal(auto.recognised.template, 'rig-fox');
     assert.ok(auto.names.includes('Tail_End'), auto.names.join());
-    assert.match(await page.textContent('#status-rig'), /recognised quadruped 0\.\d\d, fitted rig-fox/);
+    assert.match(await page.textContent('#rig-summary'), /^Recognised a quadruped and fitted the fox skeleton: \d+ joints/);
+    assert.match(await page.getAttribute('#status-rig', 'title'), /^recognised quadruped 0\.\d\d; auto, geometric[,:]/);
     assert.deepEqual(errors, []);
   });
 
@@ -260,7 +262,7 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.ok(rig.jointCount >= 5, `${rig.jointCount} joints`);
     assert.equal(rig.current.method, 'neural');
     assert.ok(['webgpu', 'cpu'].includes(rig.current.device), rig.current.device);
-    assert.match(await page.textContent('#status-rig'), /neural, networks on (WebGPU|CPU)/);
+    assert.match(await page.getAttribute('#status-rig', 'title'), /neural, networks on (WebGPU|CPU)/);
     const timings = { device: rig.current.device, ...rig.current.timings };
     fs.writeFileSync(path.join(artifacts, 'neural-rig-webgpu.json'), JSON.stringify(timings, null, 2));
     console.log(`neural rig of the mannequin in the page: ${JSON.stringify(timings)}`);
