@@ -11,7 +11,7 @@ use glam::Vec3;
 pub use motion::{MotionInfo, MotionKind};
 pub use pose::{Playback, Pose};
 
-use crate::edit::{Applied, Edit, RigEditor};
+use crate::edit::{Applied, Brush, Edit, RigEditor};
 use crate::export::{ExportOptions, OutputFormat, export};
 use crate::io::{InputFile, detect_format, import_files};
 use crate::rig::{Joint, JointId, Skeleton};
@@ -374,6 +374,23 @@ impl Document {
         self.cancel_drag();
         let c = self.character.as_mut()?;
         self.editor.redo(c).then(|| self.after_edit())
+    }
+
+    /// Paints one dab of `brush` into the weights and shows the painted joint's heatmap; the
+    /// first dab of a stroke (`new_stroke`) is one undo step with the rest of the stroke.
+    /// Returns how many vertices changed.
+    ///
+    /// # Errors
+    /// When nothing rigged is loaded, or the brush is invalid (see [`crate::edit::paint`]).
+    pub fn paint(&mut self, brush: &Brush, new_stroke: bool) -> Result<(usize, Change), Error> {
+        self.cancel_drag();
+        let c = self
+            .character
+            .as_mut()
+            .ok_or_else(|| missing("no character is loaded"))?;
+        let changed = self.editor.paint(c, brush, new_stroke)?;
+        self.heat = Some(brush.joint);
+        Ok((changed, Change::Weights))
     }
 
     /// After the rig changed: joint indices may have moved, so the pose ends and the heatmap

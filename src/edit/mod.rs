@@ -1,7 +1,11 @@
-//! Editing a rig by hand: joint edits with re-skinning, and undo/redo over them. The page's
-//! joint dragging, adding, deleting, renaming and re-parenting all go through [`RigEditor`].
+//! Editing a rig by hand: joint edits with re-skinning, weight painting, and undo/redo over
+//! both. The page's joint dragging, adding, deleting, renaming, re-parenting and painting all
+//! go through [`RigEditor`].
 
+mod paint;
 mod skeleton_edits;
+
+pub use paint::{Brush, BrushMode, MAX_PAINTED_INFLUENCES, paint};
 
 pub use skeleton_edits::{
     EditError, add_joint, delete_joint, move_joint, remove_joints, rename_joint, reparent_joint,
@@ -167,6 +171,29 @@ impl RigEditor {
             }
         }
         Ok(Applied { joint })
+    }
+
+    /// Paints one dab of `brush` into the character's weights. The first dab of a stroke
+    /// (`new_stroke`) is where undo returns to, so a whole stroke undoes at once. On error
+    /// nothing changes. Returns how many vertices changed.
+    pub fn paint(
+        &mut self,
+        character: &mut Character,
+        brush: &Brush,
+        new_stroke: bool,
+    ) -> Result<usize, EditError> {
+        let skeleton = character.skeleton.as_ref().ok_or(EditError::NoSkeleton)?;
+        let mut skin = character.skin.clone().ok_or(EditError::NoSkin)?;
+        let changed = paint(&character.mesh, skeleton, &mut skin, brush)?;
+        if new_stroke {
+            self.undo.push(Snapshot::of(character));
+            if self.undo.len() > MAX_UNDO {
+                self.undo.remove(0);
+            }
+            self.redo.clear();
+        }
+        character.skin = Some(skin);
+        Ok(changed)
     }
 
     /// Prepares `character`'s mesh and heat solves ahead of the first edit (entering edit

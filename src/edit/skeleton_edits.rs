@@ -22,6 +22,10 @@ pub enum EditError {
     NoSkeleton,
     #[error("the position is not a finite point")]
     NotFinite,
+    #[error("cannot paint weights: {0}")]
+    Brush(String),
+    #[error("the character has no skin weights to paint")]
+    NoSkin,
 }
 
 fn check(skeleton: &Skeleton, joint: JointId) -> Result<(), EditError> {
