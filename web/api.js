@@ -85,6 +85,8 @@ export function rigkitApi(ctx) {
     selectJoint: ctx.selectJoint,
     jointParents: () => app.jointParents(),
     jointWeights: (joint) => app.jointWeights(joint),
+    // The surface point under the viewport pixel (x, y), or undefined.
+    pickSurface: (x, y) => app.pickSurface(x, y, canvas.clientWidth, canvas.clientHeight),
     jointScreenPositions: () => app.jointScreenPositions(canvas.clientWidth, canvas.clientHeight),
     rotateJoint: (joint, dx, dy) => { app.rotateJoint(joint, dx, dy); ctx.redraw(); },
     resetPose: () => { app.resetPose(); ctx.redraw(); },

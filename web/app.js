@@ -1,6 +1,6 @@
 // The page shell's entry: starts the wasm module and the viewport, picks the compute backend,
 // wires each part of the page (./steps.js, ./input.js, ./rig-client.js, ./playback.js,
-// ./edit-tools.js) to one shared context, opens the sample, and exposes `window.rigkit`
+// ./edit-tools.js, ./paint-tools.js) to one shared context, opens the sample, and exposes `window.rigkit`
 // (./api.js). State and policy live in Rust; these modules only move bytes and events.
 
 import { rigkitApi } from './api.js';
@@ -8,6 +8,7 @@ import { setupEditTools } from './edit-tools.js';
 import { startFrames } from './frames.js';
 import { chooseBackend } from './gpu.js';
 import { setupInput } from './input.js';
+import { setupPaintTools } from './paint-tools.js';
 import { setupPlayback } from './playback.js';
 import { setupRigClient } from './rig-client.js';
 import { setupSteps } from './steps.js';
@@ -31,6 +32,7 @@ async function main() {
   ctx.redraw = startFrames(canvas, ctx.app, (seconds) => ctx.tick && ctx.tick(seconds)).redraw;
   setupSteps(ctx);
   setupPlayback(ctx);
+  setupPaintTools(ctx);
   setupEditTools(ctx);
   $('error-close').addEventListener('click', clearError);
   $('xray').addEventListener('change', (e) => { ctx.app.setXray(e.target.checked); ctx.redraw(); });

@@ -1,7 +1,8 @@
 // Pointer input on the viewport and the joint tools: orbit, pan and zoom; picking a joint
-// (its weights are painted), dragging it in edit mode or turning it in pose mode; adding,
-// deleting, renaming and re-parenting joints, with undo and redo. The rig and its history
-// live in the Rust document; this module turns DOM events into its calls.
+// (its weights are shown), dragging it in edit mode, turning it in pose mode or painting its
+// weights in paint mode (./paint-tools.js); adding, deleting, renaming and re-parenting
+// joints, with undo and redo. The rig and its history live in the Rust document; this
+// module turns DOM events into its calls.
 
 import { $, showError, reported } from './ui.js';
 
@@ -56,13 +57,21 @@ export function setupEditTools(ctx) {
     reparentJoint: (joint, parent) => editRig(() => app.reparentJoint(joint, parent)),
     undo: () => editRig(() => app.undo()),
     redo: () => editRig(() => app.redo()),
+    // One dab of the brush on `joint` at the surface point `at` ([x, y, z]); options
+    // { mode, radius, strength, mirror, newStroke } default to the page's brush settings.
+    paint: (joint, at, options) => editRig(() => ctx.paintAt(joint, at, options)),
   };
 
   const pick = (e) => app.pickJoint(e.offsetX, e.offsetY, canvas.clientWidth, canvas.clientHeight);
   canvas.addEventListener('pointerdown', (e) => {
     const mode = $('mode').value;
     const joint = e.button === 0 && !e.shiftKey ? pick(e) : -1;
-    drag = { x: e.clientX, y: e.clientY, pan: e.button !== 0 || e.shiftKey, joint: -1 };
+    drag = { x: e.clientX, y: e.clientY, pan: e.button !== 0 || e.shiftKey, joint: -1, paint: false };
+    // Painting: a joint is chosen by clicking it; a drag on the body paints, beside it (or
+    // with Alt) it turns the view.
+    if (mode === 'paint' && joint < 0 && e.button === 0 && !e.shiftKey && !e.altKey) {
+      drag.paint = ctx.brush.begin(e);
+    }
     if (joint >= 0) {
       selectJoint(joint);
       if (mode === 'edit') {
@@ -76,6 +85,10 @@ export function setupEditTools(ctx) {
     canvas.setPointerCapture(e.pointerId);
   });
   canvas.addEventListener('pointermove', (e) => {
+    if ($('mode').value === 'paint' && (!drag || drag.paint)) {
+      ctx.brush.move(e);
+      if (drag) return;
+    }
     if (!drag) {
       const joint = pick(e);
       const tip = $('joint-tip');
@@ -99,6 +112,7 @@ export function setupEditTools(ctx) {
     ctx.redraw();
   });
   canvas.addEventListener('pointerup', () => {
+    if (drag && drag.paint) ctx.brush.end();
     if (drag && drag.joint >= 0 && $('mode').value === 'edit') {
       try {
         const ms = app.endDrag();
@@ -124,7 +138,9 @@ export function setupEditTools(ctx) {
   $('mode').addEventListener('change', (e) => {
     const mode = e.target.value;
     $('edit-tools').hidden = mode !== 'edit';
+    $('paint-tools').hidden = mode !== 'paint';
     $('reset-pose').hidden = mode !== 'pose';
+    if (mode !== 'paint') ctx.brush.hide();
     if (mode !== 'pose') app.resetPose();
     else if (ctx.selected >= 0) app.showGizmo(ctx.selected);
     if (mode === 'edit') app.prepareEdits();

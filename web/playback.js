@@ -49,9 +49,11 @@ export function setupPlayback(ctx) {
       list.append(p);
     } else {
       list.append(button('Rest pose', '', 'Stop and show the rest pose'));
+      // A generated motion already made (a clip of its name) is listed once, as the clip.
+      const clips = new Set(motions.filter((m) => m.kind === 'clip').map((m) => m.name));
       for (const m of motions) {
         if (m.kind === 'clip') list.append(button(m.name || `clip ${m.index + 1}`, `clip:${m.index}`, `The character's clip, ${m.duration.toFixed(1)} s`));
-        else list.append(button(m.name, `gen:${m.name}`, `Generate a ${m.name} for this skeleton`));
+        else if (!clips.has(m.name)) list.append(button(m.name, `gen:${m.name}`, `Generate a ${m.name} for this skeleton`));
       }
     }
     markPlaying('');

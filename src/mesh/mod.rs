@@ -4,6 +4,7 @@ mod bounds;
 mod boxes;
 mod material;
 mod normals;
+mod ray;
 mod subdivide;
 mod unit_box;
 mod winding;

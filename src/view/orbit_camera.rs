@@ -167,6 +167,22 @@ impl OrbitCamera {
         best.0
     }
 
+    /// The ray from the eye through the pixel at `x`, `y` of a `width` × `height` viewport:
+    /// its origin and unit direction (the same projection as [`Self::camera`]).
+    pub fn ray(&self, x: f32, y: f32, width: f32, height: f32) -> (Vec3, Vec3) {
+        let forward = self.view_direction();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        let half = (FIELD_OF_VIEW_DEGREES.to_radians() * 0.5).tan();
+        let aspect = width / height.max(1.0);
+        let (sx, sy) = (
+            2.0 * x / width.max(1.0) - 1.0,
+            1.0 - 2.0 * y / height.max(1.0),
+        );
+        let direction = forward + right * (sx * half * aspect) + up * (sy * half);
+        (self.eye(), direction.normalize_or(forward))
+    }
+
     /// The direction the camera looks along.
     pub fn view_direction(&self) -> Vec3 {
         (self.target - self.eye()).normalize_or(Vec3::NEG_Z)
@@ -203,6 +219,28 @@ mod tests {
         );
         let behind = camera.eye() - camera.view_direction();
         assert!(camera.screen_position(behind, w, h).is_none());
+    }
+
+    #[test]
+    fn the_ray_through_a_point_on_screen_passes_through_the_point() {
+        let mut camera = OrbitCamera::default();
+        camera.frame(&Aabb {
+            min: Vec3::splat(-1.0),
+            max: Vec3::splat(1.0),
+        });
+        camera.orbit(-70.0, 40.0);
+        let (w, h) = (640.0, 360.0);
+        for p in [
+            Vec3::ZERO,
+            Vec3::new(0.4, -0.7, 0.2),
+            Vec3::new(-0.9, 0.5, 0.8),
+        ] {
+            let s = camera.screen_position(p, w, h).unwrap();
+            let (origin, direction) = camera.ray(s.x, s.y, w, h);
+            let off_ray = (p - origin).cross(direction).length();
+            assert!(off_ray < 1e-3, "{p}: {off_ray} from the ray");
+            assert!((direction.length() - 1.0).abs() < 1e-5);
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 mod device;
 mod edit;
 mod motion;
+mod paint;
 mod rig;
 
 use std::sync::Arc;

@@ -278,9 +278,12 @@ describe('samples and downloads', () => {
     const repoServer = await serve(repo);
     try {
       const { page, errors } = await openApp(browser.context, server.url);
-      for (const [file, template, least] of [['fox.glb', 'quadruped', 15], ['snake.glb', 'chain', 5],
-        ['spider.glb', 'auto', 8], ['bird.glb', 'bird', 10]]) {
-        await page.evaluate(([f, t]) => window.rigkit.openSample(f, t), [file, template]);
+      // Each sample button, as the page ships it: the unrigged ones are rigged by default.
+      for (const [file, least] of [['fox.glb', 15], ['snake.glb', 5], ['spider.glb', 8], ['kaiju.glb', 15], ['bird.glb', 10]]) {
+        await page.click('#tab-rig');
+        await page.click(`[data-sample="${file}"]`);
+        await page.waitForFunction((f) => window.rigkit.current && window.rigkit.current.rigged
+          && window.rigkit.current.name === f.replace('.glb', '-rigged.glb'), file, { timeout: 120000 });
         const current = await page.evaluate(() => window.rigkit.current);
         assert.ok(current.joints >= least, `${file}: ${current.joints} joints`);
         assert.ok((await viewportPixels(page)).skeleton > 50, `${file}: no skeleton drawn`);
@@ -300,5 +303,86 @@ describe('samples and downloads', () => {
       await browser.close();
       repoServer.close();
     }
+  });
+});
+
+describe('painting weights', () => {
+  let browser;
+  let app;
+  before(async () => {
+    browser = await launch({ webgpu: false });
+    app = await openApp(browser.context, server.url);
+  });
+  after(async () => browser && browser.close());
+
+  test('a brush stroke on the body changes the joint heatmap and weights; undo and redo; the download holds them', async () => {
+    const { page, errors } = app;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await dropFiles(page, [readData('eval/mannequiny.glb')]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'mannequiny.glb');
+    await page.evaluate(() => window.rigkit.setMode('paint'));
+    assert.equal(await page.isVisible('#paint-tools'), true);
+    // The left forearm, chosen in the page's joint list.
+    const forearm = await page.evaluate(() => [...document.getElementById('weights-joint').options]
+      .find((o) => o.textContent === 'lowerarm.l').value);
+    await page.selectOption('#weights-joint', forearm);
+    await page.evaluate((j) => window.rigkit.selectJoint(Number(j)), forearm);
+    // A pixel on the upper arm, away from every joint (a click there would pick the joint).
+    const start = await page.evaluate((j) => {
+      const joint = Number(j);
+      const screen = window.rigkit.jointScreenPositions();
+      const parent = window.rigkit.jointParents()[joint];
+      const at = (k) => [screen[2 * k], screen[2 * k + 1]];
+      const [a, b] = [at(parent), at(joint)];
+      for (const t of [0.5, 0.4, 0.6, 0.3, 0.7]) {
+        const p = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+        const clear = screen.every((_, i) => i % 2 === 1 || Math.hypot(screen[i] - p[0], screen[i + 1] - p[1]) > 20);
+        if (clear && window.rigkit.pickSurface(p[0], p[1])) return p;
+      }
+      return null;
+    }, forearm);
+    assert.ok(start, 'no clear pixel on the upper arm');
+    const box = await page.locator('#viewport').boundingBox();
+    const before = await page.evaluate((j) => [...window.rigkit.jointWeights(Number(j))], forearm);
+    const pixelsBefore = await viewportPixels(page);
+    await page.mouse.move(box.x + start[0], box.y + start[1]);
+    assert.equal(await page.isVisible('#brush-outline'), true, 'no brush outline under the pointer');
+    await page.mouse.down();
+    for (let k = 1; k <= 6; k++) await page.mouse.move(box.x + start[0] + 2 * k, box.y + start[1] + k);
+    await page.mouse.up();
+    const painted = await page.evaluate((j) => [...window.rigkit.jointWeights(Number(j))], forearm);
+    const gained = painted.filter((w, v) => w > before[v] + 0.05).length;
+    assert.ok(gained > 10, `only ${gained} vertices gained forearm weight`);
+    assert.ok(painted.every((w) => w >= 0 && w <= 1 + 1e-5));
+    const pixelsAfter = await viewportPixels(page);
+    assert.notEqual(pixelsAfter.hash, pixelsBefore.hash, 'the heatmap did not change');
+    assert.match(await page.textContent('#status-edit'), /painted lowerarm\.l: \d+ vertex changes/);
+    await page.screenshot({ path: path.join(artifacts, 'paint-weights.png') });
+
+    // The whole stroke undoes at once (Ctrl+Z) and comes back (Ctrl+Shift+Z).
+    await page.keyboard.press('Control+z');
+    const undone = await page.evaluate((j) => [...window.rigkit.jointWeights(Number(j))], forearm);
+    assert.ok(undone.every((w, v) => Math.abs(w - before[v]) < 1e-6), 'undo did not restore the weights');
+    await page.keyboard.press('Control+Shift+z');
+    const redone = await page.evaluate((j) => [...window.rigkit.jointWeights(Number(j))], forearm);
+    assert.ok(redone.every((w, v) => Math.abs(w - painted[v]) < 1e-6), 'redo did not bring the paint back');
+
+    // What is downloaded is what was painted: the GLB reopens with the same weights.
+    const glb = await page.evaluate(() => {
+      const b = window.rigkit.exportGlb();
+      let s = '';
+      for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+      return btoa(s);
+    });
+    const bytes = Buffer.from(glb, 'base64');
+    const report = await validator.validateBytes(new Uint8Array(bytes));
+    assert.equal(report.issues.numErrors, 0);
+    const reopened = await page.evaluate(async ([b64, j]) => {
+      await window.rigkit.loadFiles([{ name: 'painted.glb', bytes: Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)) }], { rig: false });
+      return [...window.rigkit.jointWeights(Number(j))];
+    }, [glb, forearm]);
+    const largest = Math.max(...reopened.map((w, v) => Math.abs(w - painted[v])));
+    assert.ok(largest < 0.01, `the reopened weights differ by ${largest}`);
+    assert.deepEqual(errors, []);
   });
 });

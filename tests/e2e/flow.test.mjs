@@ -195,6 +195,10 @@ describe('the four steps', () => {
         const serious = await seriousViolations(page);
         if (serious.length > 0) found[step] = serious;
       }
+      // The paint tools, shown in the Check step's paint mode.
+      await page.evaluate(() => window.rigkit.setMode('paint'));
+      const painting = await seriousViolations(page);
+      if (painting.length > 0) found['check, painting'] = painting;
       assert.deepEqual(found, {}, JSON.stringify(found, null, 1));
       await page.close();
     });
