@@ -227,3 +227,31 @@ fn a_dropped_capture_plays_on_the_character_and_a_mesh_replaces_it() {
         }
     ));
 }
+
+#[test]
+fn a_test_pose_bends_the_legs_without_adding_a_clip() {
+    let mut doc = fox();
+    let clips = doc.character().unwrap().animations.len();
+    let rest = doc.shown_joints();
+    assert_eq!(doc.test_pose("walk").unwrap(), Change::Pose);
+    assert!(matches!(doc.pose(), Pose::Turns(_)));
+    let posed = doc.shown_joints();
+    let size = {
+        let b = doc.character().unwrap().mesh.bounds();
+        (b.max - b.min).max_element()
+    };
+    let moved = rest
+        .iter()
+        .zip(&posed)
+        .filter(|(a, b)| a.distance(**b) > 0.02 * size)
+        .count();
+    assert!(
+        moved >= 4,
+        "only {moved} joints moved in the walk's test pose"
+    );
+    assert_eq!(doc.character().unwrap().animations.len(), clips);
+    assert_eq!(doc.rest(), Change::Pose);
+    assert_eq!(doc.shown_joints(), rest);
+    let err = doc.test_pose("moonwalk").unwrap_err().to_string();
+    assert!(err.contains("'moonwalk' is not a motion"), "{err}");
+}

@@ -22,15 +22,72 @@ export function setupEditTools(ctx) {
     select.replaceChildren(new Option('(parent…)', ''));
     app.jointNames().forEach((name, i) => { if (i !== joint) select.add(new Option(`parent: ${name}`, String(i))); });
     select.value = joint >= 0 && parents[joint] >= 0 ? String(parents[joint]) : '';
+    for (const b of $('influence-chart').querySelectorAll('button')) b.setAttribute('aria-pressed', String(Number(b.dataset.joint) === joint));
     ctx.redraw();
   }
 
-  // Fills the joint chooser of the weight heatmap.
+  // Fills the joint chooser of the weight heatmap, and the test poses the skeleton has.
   function listJoints() {
     const select = $('weights-joint');
     select.replaceChildren(new Option('(none: show materials)', '-1'));
     app.jointNames().forEach((name, i) => select.add(new Option(name, String(i))));
     $('legend').hidden = true;
+    listTestPoses();
+    listInfluence();
+  }
+
+  // The influence chart: each joint's share of the body (its weights summed over the
+  // vertices), largest first; a click shows that joint's heatmap. Drawn when opened.
+  function listInfluence() {
+    const chart = $('influence-chart');
+    if (!$('influence').open) {
+      chart.replaceChildren();
+      return;
+    }
+    const names = app.jointNames();
+    const vertices = Math.max(1, ctx.current ? ctx.current.vertices : 1);
+    const shares = names.map((name, joint) => ({
+      name, joint, share: app.jointWeights(joint).reduce((a, w) => a + w, 0) / vertices,
+    })).sort((a, b) => b.share - a.share);
+    const top = shares.length > 0 ? Math.max(shares[0].share, 1e-6) : 1;
+    chart.replaceChildren(...shares.map(({ name, joint, share }) => {
+      const item = document.createElement('li');
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.style.setProperty('--share', String(share / top));
+      b.setAttribute('aria-pressed', String(joint === ctx.selected));
+      b.dataset.joint = String(joint);
+      const label = document.createElement('span');
+      label.textContent = name;
+      const value = document.createElement('span');
+      value.textContent = `${(100 * share).toFixed(share < 0.001 ? 0 : 1)} %`;
+      if (share < 1e-4) b.classList.add('none');
+      b.append(label, value);
+      b.addEventListener('click', () => selectJoint(joint));
+      item.append(b);
+      return item;
+    }));
+  }
+  $('influence').addEventListener('toggle', listInfluence);
+
+  // One button per generated motion the skeleton supports: its most bent moment, to check
+  // the weights; "Rest" undoes it.
+  function listTestPoses() {
+    const list = $('test-pose-list');
+    const names = app.motions().filter((m) => m.kind === 'procedural').map((m) => m.name);
+    const button = (label, title, run) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = label;
+      b.title = title;
+      b.addEventListener('click', () => { quietly(run); ctx.redraw(); });
+      return b;
+    };
+    list.replaceChildren(...names.map((name) => button(name, `Bend the joints as the ${name} does at its fullest`, () => {
+      reported(() => app.testPose(name));
+    })));
+    if (names.length > 0) list.append(button('rest', 'Back to the rest pose', () => app.resetPose()));
+    list.parentElement.hidden = names.length === 0;
   }
 
   // After any edit: the joint list, the motions and the undo buttons follow the rig.
@@ -63,7 +120,24 @@ export function setupEditTools(ctx) {
   };
 
   const pick = (e) => app.pickJoint(e.offsetX, e.offsetY, canvas.clientWidth, canvas.clientHeight);
+  // Fingers on the viewport: two pinch to zoom and move together to pan.
+  const touches = new Map();
+  const pinchOf = () => {
+    const [a, b] = [...touches.values()];
+    return { pinch: true, distance: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, joint: -1 };
+  };
   canvas.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'touch') {
+      touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (touches.size === 2) {
+        // The first finger's drag ends where it is; the two fingers now move the view.
+        if (drag && drag.paint) ctx.brush.end();
+        if (drag && drag.joint >= 0 && $('mode').value === 'edit') quietly(() => { app.endDrag(); afterEdit(); });
+        drag = pinchOf();
+        canvas.setPointerCapture(e.pointerId);
+        return;
+      }
+    }
     const mode = $('mode').value;
     const joint = e.button === 0 && !e.shiftKey ? pick(e) : -1;
     drag = { x: e.clientX, y: e.clientY, pan: e.button !== 0 || e.shiftKey, joint: -1, paint: false };
@@ -85,6 +159,17 @@ export function setupEditTools(ctx) {
     canvas.setPointerCapture(e.pointerId);
   });
   canvas.addEventListener('pointermove', (e) => {
+    if (touches.has(e.pointerId)) touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (drag && drag.pinch) {
+      if (touches.size < 2) return;
+      const now = pinchOf();
+      // Each 10 % of spread is one zoom step.
+      if (drag.distance > 0 && now.distance > 0) app.zoom(Math.log(now.distance / drag.distance) / Math.log(1 / 0.9));
+      app.pan(now.x - drag.x, now.y - drag.y);
+      drag = now;
+      ctx.redraw();
+      return;
+    }
     if ($('mode').value === 'paint' && (!drag || drag.paint)) {
       ctx.brush.move(e);
       if (drag) return;
@@ -111,7 +196,17 @@ export function setupEditTools(ctx) {
     else app.orbit(dx, dy);
     ctx.redraw();
   });
-  canvas.addEventListener('pointerup', () => {
+  const lift = (e) => {
+    touches.delete(e.pointerId);
+    if (drag && drag.pinch && touches.size < 2) drag = null;
+  };
+  canvas.addEventListener('pointercancel', lift);
+  canvas.addEventListener('pointerup', (e) => {
+    if (drag && drag.pinch) {
+      lift(e);
+      return;
+    }
+    touches.delete(e.pointerId);
     if (drag && drag.paint) ctx.brush.end();
     if (drag && drag.joint >= 0 && $('mode').value === 'edit') {
       try {
@@ -184,5 +279,5 @@ export function setupEditTools(ctx) {
     ctx.redraw();
   });
 
-  Object.assign(ctx, { selectJoint, listJoints, afterEdit, edits });
+  Object.assign(ctx, { selectJoint, listJoints, listInfluence, afterEdit, edits });
 }

@@ -73,6 +73,7 @@ export function setupPaintTools(ctx) {
     app.endStroke();
     $('status-edit').textContent = `painted ${$('weights-joint').selectedOptions[0].textContent}: ${stroke.changed} vertex changes`;
     stroke = null;
+    ctx.listInfluence();
     ctx.redraw();
   }
 

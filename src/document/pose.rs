@@ -5,7 +5,7 @@ use glam::{Mat4, Quat, Vec3};
 
 use super::{Change, Document, missing};
 use crate::Error;
-use crate::anim::{pose_world, rest_locals};
+use crate::anim::{Motion, pose_world, procedural_clip, rest_locals};
 use crate::rig::JointId;
 
 /// Where playback stands, as the page's timeline shows it.
@@ -20,6 +20,9 @@ pub struct Playback {
     pub speed: f32,
     pub playing: bool,
 }
+
+/// Moments of a motion looked at to find its test pose.
+const TEST_POSE_SAMPLES: usize = 24;
 
 /// The pose shown.
 #[derive(Debug, Clone, PartialEq)]
@@ -166,6 +169,39 @@ impl Document {
             let local = rotation.inverse() * world_turn * rotation;
             turns[id.index()] = (turns[id.index()] * local).normalize();
         }
+        Ok(Change::Pose)
+    }
+
+    /// A test pose for checking the weights: the generated motion `name` (walk, idle, look,
+    /// wave, flap, …) at the moment its joints turn farthest from rest, shown as pose mode's
+    /// turns. Nothing is added to the character's clips.
+    ///
+    /// # Errors
+    /// When nothing rigged is loaded, `name` is not a motion, or the skeleton lacks the parts
+    /// it moves.
+    pub fn test_pose(&mut self, name: &str) -> Result<Change, Error> {
+        let motion = Motion::from_name(name)
+            .ok_or_else(|| missing(&format!("'{name}' is not a motion rigkit can make")))?;
+        let skeleton = self.rigged()?;
+        let clip = procedural_clip(skeleton, motion)?;
+        let rest = rest_locals(skeleton);
+        let start = clip.times.first().copied().unwrap_or(0.0);
+        let turns_at = |t: f32| -> Vec<Quat> {
+            clip.locals_at(start + t)
+                .iter()
+                .zip(&rest)
+                .map(|(l, r)| (r.rotation.inverse() * l.rotation).normalize())
+                .collect()
+        };
+        let spread =
+            |turns: &[Quat]| -> f32 { turns.iter().map(|q| q.angle_between(Quat::IDENTITY)).sum() };
+        let turns = (0..TEST_POSE_SAMPLES)
+            .map(|k| turns_at(clip.duration() * k as f32 / TEST_POSE_SAMPLES as f32))
+            .max_by(|a, b| spread(a).total_cmp(&spread(b)))
+            .unwrap_or_default();
+        self.cancel_drag();
+        self.gizmo = None;
+        self.pose = Pose::Turns(turns);
         Ok(Change::Pose)
     }
 

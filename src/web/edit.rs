@@ -118,6 +118,13 @@ impl App {
     }
 
     /// Pose mode's rotation ring around `joint` (where it is shown), or none for -1.
+    /// Shows the generated motion `name` at its farthest-from-rest moment as a test pose
+    /// (pose mode's turns; nothing is added to the clips).
+    #[wasm_bindgen(js_name = testPose)]
+    pub fn test_pose(&mut self, name: &str) -> Result<(), JsError> {
+        self.call(|doc| Ok(((), doc.test_pose(name)?)))
+    }
+
     #[wasm_bindgen(js_name = showGizmo)]
     pub fn show_gizmo(&mut self, joint: i32) {
         let ring = self.doc.set_gizmo(u32::try_from(joint).ok());

@@ -185,6 +185,85 @@ describe('the four steps', () => {
     await page.close();
   });
 
+  test('test poses in the Check step bend the rig without adding a clip; Rest takes them back', async () => {
+    const { page, errors } = await openApp(browser.context, server.url);
+    await page.click('#tab-check');
+    const poses = await page.$$eval('#test-pose-list button', (bs) => bs.map((b) => b.textContent));
+    assert.ok(poses.includes('walk') && poses.includes('rest'), poses.join());
+    const before = await viewportPixels(page);
+    await page.click('#test-pose-list button:text-is("walk")');
+    const posed = await page.evaluate(() => window.rigkit.posedPositions().length);
+    assert.ok(posed > 0, 'the walk test pose posed nothing');
+    assert.notEqual((await viewportPixels(page)).hash, before.hash, 'the test pose drew nothing new');
+    await page.screenshot({ path: path.join(artifacts, 'test-pose-walk.png') });
+    assert.equal(await page.evaluate(() => window.rigkit.motions().filter((m) => m.kind === 'clip').length), 0);
+    await page.click('#test-pose-list button:text-is("rest")');
+    assert.equal(await page.evaluate(() => window.rigkit.posedPositions().length), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('the influence chart lists every joint by its share of the body; a click shows its heatmap', async () => {
+    const { page, errors } = await openApp(browser.context, server.url);
+    await page.click('#tab-check');
+    await page.click('#influence summary');
+    await page.waitForSelector('#influence-chart button');
+    const rows = await page.$$eval('#influence-chart button', (bs) => bs.map((b) => ({
+      joint: Number(b.dataset.joint), share: parseFloat(b.lastChild.textContent),
+    })));
+    const joints = await page.evaluate(() => window.rigkit.jointParents().length);
+    assert.equal(rows.length, joints);
+    assert.ok(rows.every((r, i) => i === 0 || r.share <= rows[i - 1].share), 'not largest first');
+    const total = rows.reduce((a, r) => a + r.share, 0);
+    assert.ok(Math.abs(total - 100) < 1.5, `shares add up to ${total} %`);
+    await page.click('#influence-chart li:first-child button');
+    assert.equal(await page.inputValue('#weights-joint'), String(rows[0].joint));
+    assert.equal(await page.isVisible('#legend'), true);
+    await page.screenshot({ path: path.join(artifacts, 'influence-chart.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('two fingers pinch to zoom and drag to pan on a phone', async () => {
+    const { page } = await openApp(browser.context, server.url);
+    await page.setViewportSize(SIZES.phone);
+    const spread = () => page.evaluate(() => {
+      const s = window.rigkit.jointScreenPositions();
+      const xs = s.filter((_, i) => i % 2 === 0);
+      const ys = s.filter((_, i) => i % 2 === 1);
+      return { w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys), x: xs[0], y: ys[0] };
+    });
+    const box = await page.locator('#viewport').boundingBox();
+    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+    const finger = (type, id, x, y) => page.dispatchEvent('#viewport', type, {
+      pointerId: id, pointerType: 'touch', isPrimary: id === 1, clientX: x, clientY: y, button: 0, buttons: type === 'pointerup' ? 0 : 1,
+    });
+    const before = await spread();
+    await finger('pointerdown', 1, cx - 20, cy);
+    await finger('pointerdown', 2, cx + 20, cy);
+    for (let k = 1; k <= 5; k++) {
+      await finger('pointermove', 1, cx - 20 - 12 * k, cy);
+      await finger('pointermove', 2, cx + 20 + 12 * k, cy);
+    }
+    await finger('pointerup', 1, cx - 80, cy);
+    await finger('pointerup', 2, cx + 80, cy);
+    const zoomed = await spread();
+    assert.ok(zoomed.h > 1.5 * before.h, `pinching out did not zoom in: ${JSON.stringify([before, zoomed])}`);
+    // Both fingers moving down together pan the view down.
+    await finger('pointerdown', 1, cx - 20, cy);
+    await finger('pointerdown', 2, cx + 20, cy);
+    for (let k = 1; k <= 4; k++) {
+      await finger('pointermove', 1, cx - 20, cy + 10 * k);
+      await finger('pointermove', 2, cx + 20, cy + 10 * k);
+    }
+    await finger('pointerup', 1, cx - 20, cy + 40);
+    await finger('pointerup', 2, cx + 20, cy + 40);
+    const panned = await spread();
+    assert.ok(panned.y > zoomed.y + 10, `two fingers did not pan: ${JSON.stringify([zoomed, panned])}`);
+    assert.ok(Math.abs(panned.h - zoomed.h) < 0.1 * zoomed.h, 'panning zoomed');
+    await page.close();
+  });
+
   for (const [size, viewport] of Object.entries(SIZES)) {
     test(`axe-core finds no serious or critical violations in any step at ${size} size`, async () => {
       const { page } = await openApp(browser.context, server.url);
