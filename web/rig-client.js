@@ -111,8 +111,10 @@ export function setupRigClient(ctx) {
     const joints = app.jointNames().length;
     const seconds = `${(total / 1000).toFixed(1)} s`;
     let said;
-    if (r && r.template) said = `Recognised ${article(r.plan)} and fitted the ${templateName(r.template)} skeleton`;
-    else if (r) said = `Recognised ${article(r.plan)}; no template fitted, so a free-form skeleton`;
+    const plan = r ? r.plan.replace(/-/g, ' ') : '';
+    if (r && r.template) said = `Recognised ${article(plan)} and fitted the ${templateName(r.template)} skeleton`;
+    else if (r && r.plan === 'other') said = 'Not a body plan with a template, so a free-form skeleton';
+    else if (r) said = `Looks like ${article(plan)}, but no template fitted well, so a free-form skeleton`;
     else if (skeleton) said = `Fitted the skeleton of ${skeleton.name}`;
     else said = `Fitted ${template === 'free' ? 'a free-form' : `the ${templateName(template)}`} skeleton`;
     $('rig-summary').textContent = `${said}: ${joints} joints, rigged in ${seconds}. Check it next.`;
