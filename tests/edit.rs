@@ -273,3 +273,50 @@ fn an_edit_reskin_matches_a_skin_from_scratch() {
         );
     }
 }
+
+#[test]
+fn a_mirrored_move_moves_the_twin_across_the_body_and_undoes_as_one() {
+    use rigkit::edit::MirrorPlane;
+    let mut c = mannequin();
+    let plane = MirrorPlane::of(&c.mesh);
+    let (left, right) = (joint(&c, "lowerarm.l"), joint(&c, "lowerarm.r"));
+    let position =
+        |c: &Character, j: JointId| c.skeleton.as_ref().unwrap().joints[j.index()].position();
+    let (left_was, right_was) = (position(&c, left), position(&c, right));
+    let before = c.clone();
+    let mut editor = RigEditor::new(SkinOptions::default());
+    let to = left_was + Vec3::new(0.02, 0.03, 0.01);
+    editor
+        .apply(&mut c, Edit::MirroredMove { joint: left, to })
+        .unwrap();
+    assert_valid(&c);
+    assert!(position(&c, left).distance(to) < 1e-6);
+    assert!(
+        position(&c, right).distance(plane.reflect(to)) < 1e-6,
+        "the right forearm is at {} instead of {}",
+        position(&c, right),
+        plane.reflect(to)
+    );
+    assert!(position(&c, right).distance(right_was) > 0.01);
+    // Every other joint stays.
+    let moved = (0..c.skeleton.as_ref().unwrap().joints.len())
+        .filter(|&k| position(&c, JointId(k as u32)) != position(&before, JointId(k as u32)))
+        .count();
+    assert_eq!(moved, 2);
+    assert!(editor.undo(&mut c));
+    assert_eq!(position(&c, left), left_was);
+    assert_eq!(position(&c, right), right_was);
+    // The head sits on the middle line: it is its own twin and moves alone.
+    let head = joint(&c, "head");
+    let up = position(&c, head) + Vec3::new(0.0, 0.05, 0.0);
+    editor
+        .apply(
+            &mut c,
+            Edit::MirroredMove {
+                joint: head,
+                to: up,
+            },
+        )
+        .unwrap();
+    assert!(position(&c, head).distance(up) < 1e-6);
+}

@@ -83,6 +83,8 @@ export function rigkitApi(ctx) {
     showStep: ctx.showStep,
     get step() { return ctx.step; },
     selectJoint: ctx.selectJoint,
+    // X-mirror for joint moves (the page's checkbox): a moved joint's twin moves with it.
+    setMirror: (on) => { $('edit-mirror').checked = Boolean(on); app.setMirror(Boolean(on)); },
     jointParents: () => app.jointParents(),
     jointWeights: (joint) => app.jointWeights(joint),
     // The surface point under the viewport pixel (x, y), or undefined.

@@ -261,6 +261,7 @@ export function setupEditTools(ctx) {
     if (e.target.value === '' || !needSelection()) return;
     quietly(() => selectJoint(edits.reparentJoint(ctx.selected, Number(e.target.value))));
   });
+  $('edit-mirror').addEventListener('change', (e) => app.setMirror(e.target.checked));
   $('undo').addEventListener('click', () => quietly(edits.undo));
   $('redo').addEventListener('click', () => quietly(edits.redo));
   $('reset-pose').addEventListener('click', () => { app.resetPose(); ctx.redraw(); });

@@ -66,6 +66,8 @@ pub struct Document {
     gizmo: Option<JointId>,
     /// How fast clips play (1 is real time).
     speed: f32,
+    /// X-mirror for joint moves: a moved joint's twin across the body moves with it.
+    mirror: bool,
 }
 
 impl Default for Document {
@@ -89,6 +91,7 @@ impl Document {
             pose: Pose::Rest,
             gizmo: None,
             speed: 1.0,
+            mirror: false,
         }
     }
 
@@ -97,6 +100,7 @@ impl Document {
         *self = Self {
             character: Some(character),
             speed: self.speed,
+            mirror: self.mirror,
             ..Self::new()
         };
         Change::Character
@@ -291,12 +295,23 @@ impl Document {
         self.cancel_drag();
         match to {
             Some(to) => self
-                .edit(Edit::Move {
-                    joint: drag.joint,
-                    to,
-                })
+                .edit(self.move_edit(drag.joint, to))
                 .map(|(_, change)| change),
             None => Ok(Change::Skeleton),
+        }
+    }
+
+    /// Turns X-mirror for joint moves on or off (it stays across characters).
+    pub fn set_mirror(&mut self, on: bool) {
+        self.mirror = on;
+    }
+
+    /// The edit that moves `joint` to `to`: mirrored when X-mirror is on.
+    pub fn move_edit(&self, joint: JointId, to: Vec3) -> Edit {
+        if self.mirror {
+            Edit::MirroredMove { joint, to }
+        } else {
+            Edit::Move { joint, to }
         }
     }
 

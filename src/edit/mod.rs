@@ -1,10 +1,12 @@
-//! Editing a rig by hand: joint edits with re-skinning, weight painting, and undo/redo over
-//! both. The page's joint dragging, adding, deleting, renaming, re-parenting and painting all
+//! Editing a rig by hand: joint edits with re-skinning (X-mirrored if asked), weight
+//! painting, and undo/redo over both. The page's joint dragging, adding, deleting, renaming, re-parenting and painting all
 //! go through [`RigEditor`].
 
+mod mirror;
 mod paint;
 mod skeleton_edits;
 
+pub use mirror::MirrorPlane;
 pub use paint::{Brush, BrushMode, MAX_PAINTED_INFLUENCES, paint};
 
 pub use skeleton_edits::{
@@ -24,6 +26,13 @@ pub const MAX_UNDO: usize = 100;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Edit {
     Move {
+        joint: JointId,
+        to: Vec3,
+    },
+    /// A move with X-mirror on: the joint's twin across the body's middle ([`MirrorPlane`])
+    /// moves to the reflection of `to`; a joint on the middle line, or without a twin, moves
+    /// alone.
+    MirroredMove {
         joint: JointId,
         to: Vec3,
     },
@@ -129,11 +138,20 @@ impl RigEditor {
         character: &mut Character,
         edit: &Edit,
     ) -> Result<Applied, EditError> {
+        let plane = MirrorPlane::of(&character.mesh);
         let skeleton = character.skeleton.as_mut().ok_or(EditError::NoSkeleton)?;
         let skin = character.skin.as_mut();
         let joint = match edit {
             Edit::Move { joint, to } => {
                 move_joint(skeleton, *joint, *to)?;
+                Some(*joint)
+            }
+            Edit::MirroredMove { joint, to } => {
+                let twin = plane.twin(skeleton, *joint).filter(|t| t != joint);
+                move_joint(skeleton, *joint, *to)?;
+                if let Some(twin) = twin {
+                    move_joint(skeleton, twin, plane.reflect(*to))?;
+                }
                 Some(*joint)
             }
             Edit::Add { parent, at, name } => Some(add_joint(skeleton, *parent, *at, name)?),
@@ -163,7 +181,7 @@ impl RigEditor {
                 self.prepared = PreparedMesh::new(&character.mesh, &self.skin).ok();
             }
             // A move keeps the joints and their order, so unaffected heat solves are reused.
-            let reuse = matches!(edit, Edit::Move { .. });
+            let reuse = matches!(edit, Edit::Move { .. } | Edit::MirroredMove { .. });
             if let Some(prepared) = &self.prepared
                 && let Ok((skin, _)) = prepared.skin(&character.mesh, skeleton, &self.skin, reuse)
             {

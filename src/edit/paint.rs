@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use glam::Vec3;
 
-use super::EditError;
+use super::{EditError, MirrorPlane};
 use crate::mesh::Mesh;
 use crate::rig::{Influence, JointId, Skeleton, SkinWeights, top_influences};
 
@@ -53,8 +53,8 @@ pub struct Brush {
     /// How much one dab changes a vertex under the brush's centre, 0 to 1; it falls off
     /// smoothly to nothing at the rim.
     pub strength: f32,
-    /// Paint the mirror image too: across the body's middle (x = the mesh's centre), on the
-    /// joint that sits there.
+    /// Paint the mirror image too: across the body's middle ([`MirrorPlane`]), on the joint's
+    /// twin there.
     pub mirror: bool,
 }
 
@@ -81,21 +81,12 @@ impl Brush {
         Ok(())
     }
 
-    /// The same dab on the other side of the body: the centre reflected across x = `middle`,
-    /// on the joint nearest the reflected joint (the joint itself on the middle line).
-    fn mirrored(&self, skeleton: &Skeleton, middle: f32) -> Brush {
-        let reflect = |p: Vec3| Vec3::new(2.0 * middle - p.x, p.y, p.z);
-        let target = reflect(skeleton.joints[self.joint.index()].position());
-        let joint = (0..skeleton.joints.len())
-            .min_by(|&a, &b| {
-                let da = skeleton.joints[a].position().distance_squared(target);
-                let db = skeleton.joints[b].position().distance_squared(target);
-                da.total_cmp(&db)
-            })
-            .map_or(self.joint, |j| JointId(j as u32));
+    /// The same dab on the other side of the body, on `joint`'s twin there (itself when it
+    /// has none).
+    fn mirrored(&self, skeleton: &Skeleton, plane: &MirrorPlane) -> Brush {
         Brush {
-            joint,
-            center: reflect(self.center),
+            joint: plane.twin(skeleton, self.joint).unwrap_or(self.joint),
+            center: plane.reflect(self.center),
             mirror: false,
             ..*self
         }
@@ -123,8 +114,7 @@ pub fn paint(
     }
     let mut changed = dab(mesh, skeleton, skin, brush);
     if brush.mirror {
-        let middle = mesh.bounds().center().x;
-        let other = brush.mirrored(skeleton, middle);
+        let other = brush.mirrored(skeleton, &MirrorPlane::of(mesh));
         changed += dab(mesh, skeleton, skin, &other);
     }
     Ok(changed)

@@ -53,11 +53,14 @@ impl App {
     /// Moves `joint` to (`x`, `y`, `z`) as one edit (for scripts); returns the re-skin time.
     #[wasm_bindgen(js_name = moveJoint)]
     pub fn move_joint(&mut self, joint: u32, x: f32, y: f32, z: f32) -> Result<f64, JsError> {
-        let edit = Edit::Move {
-            joint: JointId(joint),
-            to: Vec3::new(x, y, z),
-        };
+        let edit = self.doc.move_edit(JointId(joint), Vec3::new(x, y, z));
         self.timed(|doc| doc.edit(edit)).map(|(_, ms)| ms)
+    }
+
+    /// X-mirror for joint moves: a moved joint's twin across the body moves with it.
+    #[wasm_bindgen(js_name = setMirror)]
+    pub fn set_mirror(&mut self, on: bool) {
+        self.doc.set_mirror(on);
     }
 
     /// Adds a joint under `parent`, a little beyond it along its bone; returns its index.

@@ -306,6 +306,38 @@ describe('samples and downloads', () => {
   });
 });
 
+describe('mirrored joint moves', () => {
+  test('with X-mirror on, moving a joint moves its twin across the body; one undo takes both back', async () => {
+    const browser = await launch({ webgpu: false });
+    try {
+      const { page, errors } = await openApp(browser.context, server.url);
+      await dropFiles(page, [readData('eval/mannequiny.glb')]);
+      await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'mannequiny.glb');
+      await page.evaluate(() => window.rigkit.setMode('edit'));
+      await page.setChecked('#edit-mirror', true);
+      const result = await page.evaluate(() => {
+        const names = window.rigkit.current.names || [...document.getElementById('weights-joint').options].slice(1).map((o) => o.textContent);
+        const [l, r] = [names.indexOf('lowerarm.l'), names.indexOf('lowerarm.r')];
+        const at = (k) => [...window.rigkit.jointPositions().slice(3 * k, 3 * k + 3)];
+        const before = { l: at(l), r: at(r) };
+        window.rigkit.moveJoint(l, before.l[0] + 0.02, before.l[1] + 0.03, before.l[2]);
+        const moved = { l: at(l), r: at(r) };
+        window.rigkit.undo();
+        return { before, moved, undone: { l: at(l), r: at(r) } };
+      });
+      const { before, moved, undone } = result;
+      assert.ok(Math.abs(moved.l[1] - before.l[1] - 0.03) < 1e-5, JSON.stringify(result));
+      // The right forearm rose as much, and moved outward as the left did (mirrored in x).
+      assert.ok(Math.abs(moved.r[1] - before.r[1] - 0.03) < 1e-5, JSON.stringify(result));
+      assert.ok(Math.abs((moved.r[0] - before.r[0]) + 0.02) < 1e-5, JSON.stringify(result));
+      assert.deepEqual(undone, before);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 describe('painting weights', () => {
   let browser;
   let app;
