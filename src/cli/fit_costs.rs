@@ -1,7 +1,7 @@
 //! `rigkit recognise --fit-costs DATA…`: for each labelled character (placed, posed and
-//! stretched as real files come), what the classifier says and how much each likely plan's
+//! stretched as real files come), what the classifier says, how much each likely plan's
 //! library template bends to fit it — the numbers `--template auto`'s check by fitting is
-//! chosen on. Reads only `train/` (the classifier's training and validation packs), never
+//! chosen on — and how far the carried template lies from the free-form skeleton. Reads only `train/` (the classifier's training and validation packs), never
 //! `eval/`, the samples or their bodies in `motion/`, nor the Mesh2Motion variations (they
 //! score the choice).
 
@@ -12,11 +12,11 @@ use rigkit::compute::cpu_device;
 use rigkit::dataset::augment::{repose, rescale};
 use rigkit::dataset::body_plans::class_of_path;
 use rigkit::dataset::glb_files;
-use rigkit::eval::random_placement;
+use rigkit::eval::{random_placement, skeleton_metrics};
 use rigkit::neural::PlanNet;
 use rigkit::random::Rng;
 use rigkit::recognise::BodyClass;
-use rigkit::skeleton::{AutoOptions, Body, Library, carry};
+use rigkit::skeleton::{AutoOptions, Body, Library, auto_skeleton, carry};
 
 /// Plans (other than "other") carried per placement, likeliest first.
 const CANDIDATES: usize = 3;
@@ -44,7 +44,7 @@ pub fn fit_costs(args: &[String]) -> Result<(), CliError> {
     let model = PlanNet::bundled(&device)?;
     let library = Library::shared().ok_or("the template library does not read")?;
     let mut rng = Rng::new(seed);
-    out!("file\tlabel\tplacement\tclass\tp\tcost");
+    out!("file\tlabel\tplacement\tclass\tp\tcost\tfree_j2b\tfree_b2b");
     for path in glb_files(&Path::new(&root).join("train"))? {
         let relative = path
             .strip_prefix(&root)
@@ -81,6 +81,10 @@ pub fn fit_costs(args: &[String]) -> Result<(), CliError> {
             let Ok(body) = Body::of(&mesh, &AutoOptions::default()) else {
                 continue;
             };
+            // How far each carried template lies from the free-form skeleton (CD-J2B and
+            // CD-B2B, ×10⁻²): a template that misses limbs the geometry has lies far from it.
+            let free = auto_skeleton(&mesh, &AutoOptions::default()).ok();
+            let bounds = mesh.bounds();
             let candidates = recognition
                 .ranked()
                 .into_iter()
@@ -96,9 +100,14 @@ pub fn fit_costs(args: &[String]) -> Result<(), CliError> {
                 let Some(rig) = class.template().and_then(|n| library.get(n)) else {
                     continue;
                 };
-                let cost = carry(&mesh, &body, rig).cost;
+                let carried = carry(&mesh, &body, rig);
+                let cost = carried.cost;
+                let (j2b, b2b) = free.as_ref().map_or((f32::NAN, f32::NAN), |f| {
+                    let m = skeleton_metrics(&carried.skeleton, f, &bounds);
+                    (m.cd_j2b, m.cd_b2b)
+                });
                 out!(
-                    "{relative}\t{}\t{placement}\t{}\t{p:.3}\t{cost:.4}",
+                    "{relative}\t{}\t{placement}\t{}\t{p:.3}\t{cost:.4}\t{j2b:.3}\t{b2b:.3}",
                     label.name(),
                     class.name()
                 );

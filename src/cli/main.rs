@@ -166,7 +166,8 @@ USAGE:
                                   Per labelled training character (placed, posed and
                                   stretched), the likeliest plans and how much each one's
                                   template bends to fit (what auto's check by fitting is
-                                  chosen on; never reads eval/ or the Mesh2Motion variations)
+                                  chosen on) and how far it lies from the free-form skeleton;
+                                  never reads eval/ or the Mesh2Motion variations
     rigkit train skeleton|skin|body-plan --out DIR [--data DIR] [--steps N] [--lr X] [--seed S]
                  [--procedural N] [--anny N] [--augmented N] [--validate-every N]
                  [--zero-ad DIR]
