@@ -255,3 +255,45 @@ fn a_test_pose_bends_the_legs_without_adding_a_clip() {
     let err = doc.test_pose("moonwalk").unwrap_err().to_string();
     assert!(err.contains("'moonwalk' is not a motion"), "{err}");
 }
+
+#[test]
+fn a_humanoid_downloads_with_standard_bone_names_and_keeps_its_own() {
+    use rigkit::export::OutputFormat;
+    use rigkit::rig::BoneNames;
+    let mut doc = Document::new();
+    doc.load(common::load("eval/mannequiny.glb"));
+    let names = |c: &rigkit::Character| -> Vec<String> {
+        c.skeleton
+            .as_ref()
+            .unwrap()
+            .joints
+            .iter()
+            .map(|j| j.name.clone())
+            .collect()
+    };
+    let own = names(doc.character().unwrap());
+    let (glb, renamed) = doc
+        .export_named(OutputFormat::Glb, 4, BoneNames::Unreal)
+        .unwrap();
+    assert!(renamed >= 15, "{renamed} joints renamed");
+    let back = rigkit::io::import(&glb, "unreal.glb", &rigkit::Limits::default()).unwrap();
+    let unreal = names(&back);
+    for name in [
+        "pelvis",
+        "spine_01",
+        "upperarm_l",
+        "lowerarm_r",
+        "calf_l",
+        "head",
+    ] {
+        assert!(unreal.iter().any(|n| n == name), "no {name} in {unreal:?}");
+    }
+    assert_eq!(unreal.len(), own.len());
+    // The character shown keeps its names.
+    assert_eq!(names(doc.character().unwrap()), own);
+    // A fox has no humanoid joints to rename.
+    let (_, renamed) = fox()
+        .export_named(OutputFormat::Glb, 4, BoneNames::Mixamo)
+        .unwrap();
+    assert_eq!(renamed, 0);
+}

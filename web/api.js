@@ -57,7 +57,8 @@ export function rigkitApi(ctx) {
       select.dispatchEvent(new Event('change'));
     },
     exportGlb: ctx.exportGlb,
-    // The character as 'glb' or 'fbx' (binary FBX 7.4, centimetres), clips included.
+    // The character as 'glb', 'fbx' (binary FBX 7.4, centimetres) or 'vrm', clips included;
+    // boneNames 'mixamo' | 'unity' | 'unreal' | 'vrm' renames a humanoid's joints in the file.
     exportAs: ctx.exportAs,
     // Motion: the playable list, a generated motion or a retargeted clip (both added to the
     // character's clips and exported), playback control, and the skinned vertices shown.

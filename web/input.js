@@ -65,8 +65,10 @@ export function setupInput(ctx) {
   }
 
   const exportGlb = () => app.exportGlb(Number($('max-influences').value));
-  // The character as `format` ('glb' or 'fbx'), with the influence count chosen in the page.
-  const exportAs = (format) => app.exportAs(String(format), Number($('max-influences').value));
+  // The character as `format` ('glb', 'fbx' or 'vrm'), with the influence count and the
+  // bone names chosen in the page unless `boneNames` says otherwise.
+  const exportAs = (format, boneNames = $('bone-names').value) =>
+    app.exportAs(String(format), Number($('max-influences').value), String(boneNames || ''));
 
   $('file-input').addEventListener('change', (e) => {
     openUserFiles(e.target.files);

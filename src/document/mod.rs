@@ -14,7 +14,7 @@ pub use pose::{Playback, Pose};
 use crate::edit::{Applied, Brush, Edit, RigEditor};
 use crate::export::{ExportOptions, OutputFormat, export};
 use crate::io::{InputFile, detect_format, import_files};
-use crate::rig::{Joint, JointId, Skeleton};
+use crate::rig::{BoneNames, Joint, JointId, Skeleton, rename_humanoid};
 use crate::skin::SkinOptions;
 use crate::{Character, CharacterInfo, Error, Limits};
 
@@ -242,6 +242,30 @@ impl Document {
             ..ExportOptions::default()
         };
         Ok(export(self.loaded()?, &options, format)?)
+    }
+
+    /// The character as [`Self::export`] writes it, its humanoid joints renamed to `names`
+    /// (Mixamo, Unity, Unreal or VRM) in the file only; returns the file and how many joints
+    /// were renamed (none for a body that is not a humanoid).
+    ///
+    /// # Errors
+    /// As [`Self::export`].
+    pub fn export_named(
+        &self,
+        format: OutputFormat,
+        max_influences: usize,
+        names: BoneNames,
+    ) -> Result<(Vec<u8>, usize), Error> {
+        let mut character = self.loaded()?.clone();
+        let renamed = character
+            .skeleton
+            .as_mut()
+            .map_or(0, |skeleton| rename_humanoid(skeleton, names));
+        let options = ExportOptions {
+            max_influences,
+            ..ExportOptions::default()
+        };
+        Ok((export(&character, &options, format)?, renamed))
     }
 
     /// The character's size, which new joints and the rotation ring are placed in proportion to.

@@ -212,15 +212,32 @@ impl App {
         self.doc.export_glb(max_influences).map_err(js_error)
     }
 
-    /// The character as a rigged file in `format` (`"glb"` or `"fbx"`).
+    /// The character as a rigged file in `format` (`"glb"`, `"fbx"` or `"vrm"`), its humanoid
+    /// joints renamed in the file to `boneNames` (`"mixamo"`, `"unity"`, `"unreal"`, `"vrm"`;
+    /// empty or absent: as they are).
     #[wasm_bindgen(js_name = exportAs)]
-    pub fn export_as(&self, format: &str, max_influences: usize) -> Result<Vec<u8>, JsError> {
+    pub fn export_as(
+        &self,
+        format: &str,
+        max_influences: usize,
+        #[wasm_bindgen(js_name = boneNames)] bone_names: Option<String>,
+    ) -> Result<Vec<u8>, JsError> {
         let format = crate::export::OutputFormat::from_name(format).ok_or_else(|| {
             JsError::new(&format!(
                 "cannot export as '{format}': the formats are glb, fbx and vrm"
             ))
         })?;
-        self.doc.export(format, max_influences).map_err(js_error)
+        match bone_names.as_deref() {
+            None | Some("") => self.doc.export(format, max_influences).map_err(js_error),
+            Some(names) => {
+                let names: crate::rig::BoneNames =
+                    names.parse().map_err(|e: String| JsError::new(&e))?;
+                self.doc
+                    .export_named(format, max_influences, names)
+                    .map(|(bytes, _)| bytes)
+                    .map_err(js_error)
+            }
+        }
     }
 
     /// Draws the mesh's edges over it, or not.

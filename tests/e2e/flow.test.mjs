@@ -164,6 +164,28 @@ describe('the four steps', () => {
     });
   }
 
+  test('the Download step renames a humanoid to VRM bone names in the file; three.js reads them', async () => {
+    const { page, errors } = await openApp(browser.context, server.url);
+    await page.click('#tab-download');
+    await page.selectOption('#bone-names', 'vrm');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-now')]);
+    const file = path.join(artifacts, `vrm-names-${download.suggestedFilename()}`);
+    await download.saveAs(file);
+    const three = await browser.context.newPage();
+    await three.goto(`${root.url}tests/e2e/threejs.html`);
+    await three.waitForFunction(() => window.ready === true);
+    const found = await three.evaluate((u) => window.inspectGlb(u), `/${path.relative(repo, file).split(path.sep).join('/')}`);
+    for (const name of ['hips', 'leftUpperArm', 'rightLowerLeg', 'head']) {
+      assert.ok(found.boneNames.includes(name), `no ${name} in ${found.boneNames}`);
+    }
+    await three.close();
+    // The character shown keeps its own names.
+    const shown = await page.evaluate(() => [...document.getElementById('weights-joint').options].map((o) => o.textContent));
+    assert.ok(!shown.includes('leftUpperArm') && shown.includes('calf_r'), shown.join());
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('the steps are keyboard operable: arrow keys move between them, focus is visible', async () => {
     const { page } = await openApp(browser.context, server.url);
     await page.focus('#tab-rig');
