@@ -301,3 +301,35 @@ fn a_stroke_undoes_at_once_and_exports_as_painted() {
     }
     assert!(largest < 1e-3, "exported weights differ by {largest}");
 }
+
+#[test]
+fn painted_weights_survive_joint_moves_until_recomputed() {
+    let c = mannequin();
+    let b = brush(&c, "lowerarm.l", BrushMode::Add, 0.8);
+    let mut doc = Document::new();
+    doc.load(c);
+    assert!(!doc.weights_painted());
+    doc.paint(&b, true).unwrap();
+    assert!(doc.weights_painted());
+    let painted = doc.character().unwrap().skin.clone().unwrap();
+    // Moving a joint keeps the painted weights.
+    let head = joint(doc.character().unwrap(), "head");
+    let at = doc.character().unwrap().skeleton.as_ref().unwrap().joints[head.index()].position();
+    doc.edit(rigkit::edit::Edit::Move {
+        joint: head,
+        to: at + Vec3::new(0.0, 0.02, 0.0),
+    })
+    .unwrap();
+    assert_eq!(doc.character().unwrap().skin.as_ref(), Some(&painted));
+    // Recomputing replaces them, and undo brings them (and the painted state) back.
+    doc.recompute_weights().unwrap();
+    assert!(!doc.weights_painted());
+    assert_ne!(doc.character().unwrap().skin.as_ref(), Some(&painted));
+    assert!(doc.undo().is_some());
+    assert!(doc.weights_painted());
+    assert_eq!(doc.character().unwrap().skin.as_ref(), Some(&painted));
+    // Undoing the stroke too leaves weights that edits re-skin again.
+    assert!(doc.undo().is_some());
+    assert!(doc.undo().is_some());
+    assert!(!doc.weights_painted());
+}

@@ -114,6 +114,9 @@ export function setupEditTools(ctx) {
     reparentJoint: (joint, parent) => editRig(() => app.reparentJoint(joint, parent)),
     undo: () => editRig(() => app.undo()),
     redo: () => editRig(() => app.redo()),
+    // Fits the weights to the skeleton again, replacing painted ones (undoable).
+    recomputeWeights: () => editRig(() => app.recomputeWeights()),
+    weightsPainted: () => app.weightsPainted(),
     // One dab of the brush on `joint` at the surface point `at` ([x, y, z]); options
     // { mode, radius, strength, mirror, newStroke } default to the page's brush settings.
     paint: (joint, at, options) => editRig(() => ctx.paintAt(joint, at, options)),
@@ -211,7 +214,9 @@ export function setupEditTools(ctx) {
     if (drag && drag.joint >= 0 && $('mode').value === 'edit') {
       try {
         const ms = app.endDrag();
-        $('status-edit').textContent = `joint moved, re-skinned in ${ms.toFixed(0)} ms`;
+        $('status-edit').textContent = app.weightsPainted()
+          ? 'joint moved; painted weights kept'
+          : `joint moved, re-skinned in ${ms.toFixed(0)} ms`;
         afterEdit();
       } catch (err) {
         showError(err.message || String(err));
@@ -262,6 +267,10 @@ export function setupEditTools(ctx) {
     quietly(() => selectJoint(edits.reparentJoint(ctx.selected, Number(e.target.value))));
   });
   $('edit-mirror').addEventListener('change', (e) => app.setMirror(e.target.checked));
+  $('recompute-weights').addEventListener('click', () => quietly(() => {
+    const ms = edits.recomputeWeights();
+    $('status-edit').textContent = `weights recomputed in ${ms.toFixed(0)} ms`;
+  }));
   $('undo').addEventListener('click', () => quietly(edits.undo));
   $('redo').addEventListener('click', () => quietly(edits.redo));
   $('reset-pose').addEventListener('click', () => { app.resetPose(); ctx.redraw(); });

@@ -325,6 +325,19 @@ impl Document {
         }
     }
 
+    /// Recomputes the weights from the skeleton, replacing painted ones (one undo step).
+    ///
+    /// # Errors
+    /// As [`Self::edit`].
+    pub fn recompute_weights(&mut self) -> Result<Change, Error> {
+        self.edit(Edit::Reskin).map(|(_, change)| change)
+    }
+
+    /// Whether the weights were painted by hand: edits then keep them.
+    pub fn weights_painted(&self) -> bool {
+        self.editor.painted()
+    }
+
     /// Turns X-mirror for joint moves on or off (it stays across characters).
     pub fn set_mirror(&mut self, on: bool) {
         self.mirror = on;

@@ -52,6 +52,8 @@ pub enum Edit {
         joint: JointId,
         parent: JointId,
     },
+    /// Recomputes the weights from the skeleton, replacing painted ones.
+    Reskin,
 }
 
 impl Edit {
@@ -67,21 +69,25 @@ struct Snapshot {
     skeleton: Option<Skeleton>,
     skin: Option<SkinWeights>,
     animations: Vec<crate::anim::Clip>,
+    painted: bool,
 }
 
 impl Snapshot {
-    fn of(c: &Character) -> Self {
+    fn of(c: &Character, painted: bool) -> Self {
         Self {
             skeleton: c.skeleton.clone(),
             skin: c.skin.clone(),
             animations: c.animations.clone(),
+            painted,
         }
     }
 
-    fn restore(self, c: &mut Character) {
+    /// Puts the rig back; returns whether its weights were painted.
+    fn restore(self, c: &mut Character) -> bool {
         c.skeleton = self.skeleton;
         c.skin = self.skin;
         c.animations = self.animations;
+        self.painted
     }
 }
 
@@ -94,6 +100,9 @@ pub struct RigEditor {
     /// How edits re-skin.
     pub skin: SkinOptions,
     prepared: Option<PreparedMesh>,
+    /// Whether the weights were painted: edits then keep them rather than re-skin, until
+    /// [`Edit::Reskin`].
+    painted: bool,
 }
 
 /// What an edit did: the joint it concerns afterwards (new or moved in the order).
@@ -109,13 +118,21 @@ impl RigEditor {
             redo: Vec::new(),
             skin,
             prepared: None,
+            painted: false,
         }
     }
 
-    /// Applies `edit` to `character` and re-skins it; on error nothing changes. Structural
-    /// edits drop the character's clips, which no longer fit (undo brings them back).
+    /// Whether the weights were painted by hand (and edits keep them).
+    pub fn painted(&self) -> bool {
+        self.painted
+    }
+
+    /// Applies `edit` to `character` and re-skins it — unless its weights were painted, which
+    /// edits then keep (a new joint moves nothing until painted or [`Edit::Reskin`]); on error
+    /// nothing changes. Structural edits drop the character's clips, which no longer fit (undo
+    /// brings them back).
     pub fn apply(&mut self, character: &mut Character, edit: Edit) -> Result<Applied, EditError> {
-        let before = Snapshot::of(character);
+        let before = Snapshot::of(character, self.painted);
         let result = self.apply_inner(character, &edit);
         match result {
             Ok(applied) => {
@@ -166,6 +183,7 @@ impl RigEditor {
             Edit::Reparent { joint, parent } => {
                 Some(reparent_joint(skeleton, skin, *joint, *parent)?)
             }
+            Edit::Reskin => None,
         };
         if matches!(
             edit,
@@ -173,7 +191,10 @@ impl RigEditor {
         ) {
             character.animations.clear();
         }
-        if edit.reskins() {
+        if *edit == Edit::Reskin {
+            self.painted = false;
+        }
+        if edit.reskins() && !self.painted {
             let skeleton = character.skeleton.as_ref().ok_or(EditError::NoSkeleton)?;
             // The mesh's solid and surface operators are prepared once. A mesh that cannot be
             // skinned keeps the carried-over weights.
@@ -204,13 +225,14 @@ impl RigEditor {
         let mut skin = character.skin.clone().ok_or(EditError::NoSkin)?;
         let changed = paint(&character.mesh, skeleton, &mut skin, brush)?;
         if new_stroke {
-            self.undo.push(Snapshot::of(character));
+            self.undo.push(Snapshot::of(character, self.painted));
             if self.undo.len() > MAX_UNDO {
                 self.undo.remove(0);
             }
             self.redo.clear();
         }
         character.skin = Some(skin);
+        self.painted = true;
         Ok(changed)
     }
 
@@ -233,8 +255,8 @@ impl RigEditor {
         let Some(previous) = self.undo.pop() else {
             return false;
         };
-        self.redo.push(Snapshot::of(character));
-        previous.restore(character);
+        self.redo.push(Snapshot::of(character, self.painted));
+        self.painted = previous.restore(character);
         true
     }
 
@@ -243,8 +265,8 @@ impl RigEditor {
         let Some(next) = self.redo.pop() else {
             return false;
         };
-        self.undo.push(Snapshot::of(character));
-        next.restore(character);
+        self.undo.push(Snapshot::of(character, self.painted));
+        self.painted = next.restore(character);
         true
     }
 

@@ -57,6 +57,20 @@ impl App {
         self.timed(|doc| doc.edit(edit)).map(|(_, ms)| ms)
     }
 
+    /// Recomputes the weights from the skeleton, replacing painted ones; returns the
+    /// milliseconds it took.
+    #[wasm_bindgen(js_name = recomputeWeights)]
+    pub fn recompute_weights(&mut self) -> Result<f64, JsError> {
+        self.timed(|doc| Ok(((), doc.recompute_weights()?)))
+            .map(|(_, ms)| ms)
+    }
+
+    /// Whether the weights were painted by hand (joint edits then keep them).
+    #[wasm_bindgen(js_name = weightsPainted)]
+    pub fn weights_painted(&self) -> bool {
+        self.doc.weights_painted()
+    }
+
     /// X-mirror for joint moves: a moved joint's twin across the body moves with it.
     #[wasm_bindgen(js_name = setMirror)]
     pub fn set_mirror(&mut self, on: bool) {

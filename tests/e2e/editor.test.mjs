@@ -399,6 +399,25 @@ describe('painting weights', () => {
     const redone = await page.evaluate((j) => [...window.rigkit.jointWeights(Number(j))], forearm);
     assert.ok(redone.every((w, v) => Math.abs(w - painted[v]) < 1e-6), 'redo did not bring the paint back');
 
+    // Painted weights stay through a joint move; Recompute weights replaces them, undo
+    // brings them back.
+    assert.equal(await page.evaluate(() => window.rigkit.weightsPainted()), true);
+    await page.evaluate(() => {
+      const head = [...document.getElementById('weights-joint').options].find((o) => o.textContent === 'head').value;
+      const p = window.rigkit.jointPositions();
+      const k = Number(head);
+      window.rigkit.moveJoint(k, p[3 * k], p[3 * k + 1] + 0.01, p[3 * k + 2]);
+    });
+    const moved = await page.evaluate((j) => [...window.rigkit.jointWeights(Number(j))], forearm);
+    assert.ok(moved.every((w, v) => Math.abs(w - painted[v]) < 1e-6), 'a joint move replaced the painted weights');
+    await page.click('#recompute-weights');
+    assert.equal(await page.evaluate(() => window.rigkit.weightsPainted()), false);
+    assert.match(await page.textContent('#status-edit'), /weights recomputed/);
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    const back = await page.evaluate((j) => [...window.rigkit.jointWeights(Number(j))], forearm);
+    assert.ok(back.every((w, v) => Math.abs(w - painted[v]) < 1e-6), 'undo did not bring the painted weights back');
+
     // What is downloaded is what was painted: the GLB reopens with the same weights.
     const glb = await page.evaluate(() => {
       const b = window.rigkit.exportGlb();
