@@ -236,10 +236,7 @@ fn a_test_pose_bends_the_legs_without_adding_a_clip() {
     assert_eq!(doc.test_pose("walk").unwrap(), Change::Pose);
     assert!(matches!(doc.pose(), Pose::Turns(_)));
     let posed = doc.shown_joints();
-    let size = {
-        let b = doc.character().unwrap().mesh.bounds();
-        (b.max - b.min).max_element()
-    };
+    let size = doc.character().unwrap().mesh.bounds().longest_side();
     let moved = rest
         .iter()
         .zip(&posed)
@@ -262,22 +259,13 @@ fn a_humanoid_downloads_with_standard_bone_names_and_keeps_its_own() {
     use rigkit::rig::BoneNames;
     let mut doc = Document::new();
     doc.load(common::load("eval/mannequiny.glb"));
-    let names = |c: &rigkit::Character| -> Vec<String> {
-        c.skeleton
-            .as_ref()
-            .unwrap()
-            .joints
-            .iter()
-            .map(|j| j.name.clone())
-            .collect()
-    };
-    let own = names(doc.character().unwrap());
+    let own = doc.joint_names();
     let (glb, renamed) = doc
         .export_named(OutputFormat::Glb, 4, BoneNames::Unreal)
         .unwrap();
     assert!(renamed >= 15, "{renamed} joints renamed");
     let back = rigkit::io::import(&glb, "unreal.glb", &rigkit::Limits::default()).unwrap();
-    let unreal = names(&back);
+    let unreal = back.skeleton.as_ref().unwrap().names();
     for name in [
         "pelvis",
         "spine_01",
@@ -290,7 +278,7 @@ fn a_humanoid_downloads_with_standard_bone_names_and_keeps_its_own() {
     }
     assert_eq!(unreal.len(), own.len());
     // The character shown keeps its names.
-    assert_eq!(names(doc.character().unwrap()), own);
+    assert_eq!(doc.joint_names(), own);
     // A fox has no humanoid joints to rename.
     let (_, renamed) = fox()
         .export_named(OutputFormat::Glb, 4, BoneNames::Mixamo)

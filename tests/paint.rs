@@ -41,8 +41,7 @@ fn surface_near(c: &Character, j: JointId) -> Vec3 {
 }
 
 fn size(c: &Character) -> f32 {
-    let b = c.mesh.bounds();
-    (b.max - b.min).max_element()
+    c.mesh.bounds().longest_side()
 }
 
 fn brush(c: &Character, name: &str, mode: BrushMode, strength: f32) -> Brush {
@@ -279,15 +278,7 @@ fn a_stroke_undoes_at_once_and_exports_as_painted() {
     // The exported file holds the painted weights (to 8-bit-free float precision, 8 joints).
     let glb = doc.export(OutputFormat::Glb, 8).unwrap();
     let back = rigkit::io::import(&glb, "painted.glb", &Limits::default()).unwrap();
-    let names = |c: &Character| -> Vec<String> {
-        c.skeleton
-            .as_ref()
-            .unwrap()
-            .joints
-            .iter()
-            .map(|j| j.name.clone())
-            .collect()
-    };
+    let names = |c: &Character| c.skeleton.as_ref().unwrap().names();
     let painted = doc.character().unwrap();
     assert_eq!(names(&back), names(painted));
     let (a, z) = (painted.skin.as_ref().unwrap(), back.skin.as_ref().unwrap());

@@ -4,7 +4,7 @@
 // joints, with undo and redo. The rig and its history live in the Rust document; this
 // module turns DOM events into its calls.
 
-import { $, showError, reported } from './ui.js';
+import { $, button, showError, reported } from './ui.js';
 
 export function setupEditTools(ctx) {
   const { app, canvas } = ctx;
@@ -75,18 +75,11 @@ export function setupEditTools(ctx) {
   function listTestPoses() {
     const list = $('test-pose-list');
     const names = app.motions().filter((m) => m.kind === 'procedural').map((m) => m.name);
-    const button = (label, title, run) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = label;
-      b.title = title;
-      b.addEventListener('click', () => { quietly(run); ctx.redraw(); });
-      return b;
-    };
-    list.replaceChildren(...names.map((name) => button(name, `Bend the joints as the ${name} does at its fullest`, () => {
+    const poseButton = (label, title, run) => button(label, title, () => { quietly(run); ctx.redraw(); });
+    list.replaceChildren(...names.map((name) => poseButton(name, `Bend the joints as the ${name} does at its fullest`, () => {
       reported(() => app.testPose(name));
     })));
-    if (names.length > 0) list.append(button('rest', 'Back to the rest pose', () => app.resetPose()));
+    if (names.length > 0) list.append(poseButton('rest', 'Back to the rest pose', () => app.resetPose()));
     list.parentElement.hidden = names.length === 0;
   }
 

@@ -1,7 +1,7 @@
 // The motion picker and the timeline. Playback itself (which clip, where in it, how fast,
 // whether it runs) is kept by the Rust document; this module shows it and forwards clicks.
 
-import { $, reported } from './ui.js';
+import { $, button, reported } from './ui.js';
 
 export function setupPlayback(ctx) {
   const { app } = ctx;
@@ -29,13 +29,9 @@ export function setupPlayback(ctx) {
   // without a skeleton gets a sentence saying why there is nothing to play.
   function listMotions() {
     const list = $('motion-list');
-    const button = (label, value, title) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = label;
-      b.title = title;
+    const motionButton = (label, value, title) => {
+      const b = button(label, title, () => choose(value));
       b.dataset.motion = value;
-      b.addEventListener('click', () => choose(value));
       return b;
     };
     const motions = app.motions();
@@ -48,12 +44,12 @@ export function setupPlayback(ctx) {
         : 'This skeleton has no parts the generated motions move; load a clip instead.';
       list.append(p);
     } else {
-      list.append(button('Rest pose', '', 'Stop and show the rest pose'));
+      list.append(motionButton('Rest pose', '', 'Stop and show the rest pose'));
       // A generated motion already made (a clip of its name) is listed once, as the clip.
       const clips = new Set(motions.filter((m) => m.kind === 'clip').map((m) => m.name));
       for (const m of motions) {
-        if (m.kind === 'clip') list.append(button(m.name || `clip ${m.index + 1}`, `clip:${m.index}`, `The character's clip, ${m.duration.toFixed(1)} s`));
-        else if (!clips.has(m.name)) list.append(button(m.name, `gen:${m.name}`, `Generate a ${m.name} for this skeleton`));
+        if (m.kind === 'clip') list.append(motionButton(m.name || `clip ${m.index + 1}`, `clip:${m.index}`, `The character's clip, ${m.duration.toFixed(1)} s`));
+        else if (!clips.has(m.name)) list.append(motionButton(m.name, `gen:${m.name}`, `Generate a ${m.name} for this skeleton`));
       }
     }
     markPlaying('');

@@ -1,6 +1,16 @@
-// The page's shared bits of DOM: element lookup and the error banner.
+// The page's shared bits of DOM: element lookup, generated buttons and the error banner.
 
 export const $ = (id) => document.getElementById(id);
+
+// A button reading `label`, explained by `title`, that calls `onClick`.
+export function button(label, title, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  b.title = title;
+  b.addEventListener('click', onClick);
+  return b;
+}
 
 export const messageOf = (e) => (e && e.message ? e.message : String(e));
 

@@ -1,9 +1,10 @@
 //! `rigkit recognise --fit-costs DATA…`: for each labelled character (placed, posed and
 //! stretched as real files come), what the classifier says, how much each likely plan's
 //! library template bends to fit it — the numbers `--template auto`'s check by fitting is
-//! chosen on — and how far the carried template lies from the free-form skeleton. Reads only `train/` (the classifier's training and validation packs), never
-//! `eval/`, the samples or their bodies in `motion/`, nor the Mesh2Motion variations (they
-//! score the choice).
+//! chosen on — and how far the carried template lies from the free-form skeleton. Reads
+//! only `train/` (the classifier's training and validation packs), never `eval/`, the
+//! samples or their bodies in `motion/`, nor the Mesh2Motion variations (they score the
+//! choice).
 
 use std::path::Path;
 

@@ -87,8 +87,9 @@ USAGE:
                                   and the automatic skeleton (free-form, or with --skeleton
                                   default what `rig` gives: the body plan's template) against
                                   the artist's without its IK controls: CD-J2J, CD-J2B,
-                                  CD-B2B (and CD-J2J against every joint); --errors: where each error comes
-                                  from (strongest joints confused, farthest joints)
+                                  CD-B2B (and CD-J2J against every joint); --errors: where
+                                  each error comes from (strongest joints confused,
+                                  farthest joints)
                                   (neural: the shipped models, or the records named;
                                   --network-share: how much of the skin weights the head
                                   decides, the rest geometric, default 0.2;

@@ -76,6 +76,19 @@ impl Default for Document {
     }
 }
 
+/// `character` as a file in `format`, its weights narrowed to `max_influences`.
+fn write(
+    character: &Character,
+    format: OutputFormat,
+    max_influences: usize,
+) -> Result<Vec<u8>, Error> {
+    let options = ExportOptions {
+        max_influences,
+        ..ExportOptions::default()
+    };
+    Ok(export(character, &options, format)?)
+}
+
 /// The error for a call that needs something the document does not have.
 fn missing(what: &str) -> Error {
     Error::State(what.to_owned())
@@ -237,11 +250,7 @@ impl Document {
     /// # Errors
     /// When nothing is loaded, or as [`export`].
     pub fn export(&self, format: OutputFormat, max_influences: usize) -> Result<Vec<u8>, Error> {
-        let options = ExportOptions {
-            max_influences,
-            ..ExportOptions::default()
-        };
-        Ok(export(self.loaded()?, &options, format)?)
+        write(self.loaded()?, format, max_influences)
     }
 
     /// The character as [`Self::export`] writes it, its humanoid joints renamed to `names`
@@ -261,11 +270,7 @@ impl Document {
             .skeleton
             .as_mut()
             .map_or(0, |skeleton| rename_humanoid(skeleton, names));
-        let options = ExportOptions {
-            max_influences,
-            ..ExportOptions::default()
-        };
-        Ok((export(&character, &options, format)?, renamed))
+        Ok((write(&character, format, max_influences)?, renamed))
     }
 
     /// The character's size, which new joints and the rotation ring are placed in proportion to.

@@ -1,6 +1,6 @@
 //! Editing a rig by hand: joint edits with re-skinning (X-mirrored if asked), weight
-//! painting, and undo/redo over both. The page's joint dragging, adding, deleting, renaming, re-parenting and painting all
-//! go through [`RigEditor`].
+//! painting, and undo/redo over both. The page's joint dragging, adding, deleting,
+//! renaming, re-parenting and painting all go through [`RigEditor`].
 
 mod mirror;
 mod paint;
@@ -136,11 +136,7 @@ impl RigEditor {
         let result = self.apply_inner(character, &edit);
         match result {
             Ok(applied) => {
-                self.undo.push(before);
-                if self.undo.len() > MAX_UNDO {
-                    self.undo.remove(0);
-                }
-                self.redo.clear();
+                self.record(before);
                 Ok(applied)
             }
             Err(e) => {
@@ -221,19 +217,27 @@ impl RigEditor {
         brush: &Brush,
         new_stroke: bool,
     ) -> Result<usize, EditError> {
+        // A stroke's first dab keeps the rig as it was; `paint` checks everything before it
+        // changes a weight, so on error there is nothing to undo.
+        let before = new_stroke.then(|| Snapshot::of(character, self.painted));
         let skeleton = character.skeleton.as_ref().ok_or(EditError::NoSkeleton)?;
-        let mut skin = character.skin.clone().ok_or(EditError::NoSkin)?;
-        let changed = paint(&character.mesh, skeleton, &mut skin, brush)?;
-        if new_stroke {
-            self.undo.push(Snapshot::of(character, self.painted));
-            if self.undo.len() > MAX_UNDO {
-                self.undo.remove(0);
-            }
-            self.redo.clear();
+        let skin = character.skin.as_mut().ok_or(EditError::NoSkin)?;
+        let changed = paint(&character.mesh, skeleton, skin, brush)?;
+        if let Some(before) = before {
+            self.record(before);
         }
-        character.skin = Some(skin);
         self.painted = true;
         Ok(changed)
+    }
+
+    /// Keeps `before` as the next undo step (forgetting the oldest past [`MAX_UNDO`]); a new
+    /// change ends what could be redone.
+    fn record(&mut self, before: Snapshot) {
+        self.undo.push(before);
+        if self.undo.len() > MAX_UNDO {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
     }
 
     /// Prepares `character`'s mesh and heat solves ahead of the first edit (entering edit

@@ -59,9 +59,7 @@ impl OrbitCamera {
 
     /// Slides the target in the view plane by a drag of `dx`, `dy` pixels.
     pub fn pan(&mut self, dx: f32, dy: f32) {
-        let forward = (self.target - self.eye()).normalize_or_zero();
-        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
-        let up = right.cross(forward);
+        let (_, right, up) = self.view_axes();
         let scale = self.distance * 0.0015;
         self.target += (-right * dx + up * dy) * scale;
     }
@@ -121,11 +119,8 @@ impl OrbitCamera {
     /// How far in the world a point at `point` moves when dragged `dx`, `dy` pixels in the
     /// plane facing the camera (viewport `height` pixels tall).
     pub fn drag_in_view_plane(&self, point: Vec3, dx: f32, dy: f32, height: f32) -> Vec3 {
-        let eye = self.eye();
-        let forward = (self.target - eye).normalize_or_zero();
-        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
-        let up = right.cross(forward);
-        let depth = (point - eye).dot(forward).max(1e-6);
+        let (forward, right, up) = self.view_axes();
+        let depth = (point - self.eye()).dot(forward).max(1e-6);
         let per_pixel =
             2.0 * depth * (FIELD_OF_VIEW_DEGREES.to_radians() * 0.5).tan() / height.max(1.0);
         (right * dx - up * dy) * per_pixel
@@ -134,8 +129,7 @@ impl OrbitCamera {
     /// The world-space turn a drag of `dx`, `dy` pixels draws in pose mode: about the view
     /// axis and the camera's horizontal axis.
     pub fn drag_turn(&self, dx: f32, dy: f32) -> glam::Quat {
-        let view = self.view_direction();
-        let right = view.cross(Vec3::Y).normalize_or(Vec3::X);
+        let (view, right, _) = self.view_axes();
         glam::Quat::from_axis_angle(view, -dx * TURN_PER_PIXEL)
             * glam::Quat::from_axis_angle(right, dy * TURN_PER_PIXEL)
     }
@@ -170,9 +164,7 @@ impl OrbitCamera {
     /// The ray from the eye through the pixel at `x`, `y` of a `width` × `height` viewport:
     /// its origin and unit direction (the same projection as [`Self::camera`]).
     pub fn ray(&self, x: f32, y: f32, width: f32, height: f32) -> (Vec3, Vec3) {
-        let forward = self.view_direction();
-        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
-        let up = right.cross(forward);
+        let (forward, right, up) = self.view_axes();
         let half = (FIELD_OF_VIEW_DEGREES.to_radians() * 0.5).tan();
         let aspect = width / height.max(1.0);
         let (sx, sy) = (
@@ -186,6 +178,13 @@ impl OrbitCamera {
     /// The direction the camera looks along.
     pub fn view_direction(&self) -> Vec3 {
         (self.target - self.eye()).normalize_or(Vec3::NEG_Z)
+    }
+
+    /// The camera's frame: where it looks, and the screen's right and up in the world.
+    pub fn view_axes(&self) -> (Vec3, Vec3, Vec3) {
+        let forward = self.view_direction();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        (forward, right, right.cross(forward))
     }
 }
 

@@ -37,7 +37,7 @@ impl App {
         let radius = radius * self.size();
         let camera = self.viewer.camera();
         let at = Vec3::new(x, y, z);
-        let right = camera.view_direction().cross(Vec3::Y).normalize_or(Vec3::X);
+        let (_, right, _) = camera.view_axes();
         match (
             camera.screen_position(at, width, height),
             camera.screen_position(at + right * radius, width, height),
@@ -83,10 +83,9 @@ impl App {
 
     /// The character's longest side, which brush radii are shares of.
     fn size(&self) -> f32 {
-        self.doc.character().map_or(1.0, |c| {
-            let b = c.mesh.bounds();
-            (b.max - b.min).max_element()
-        })
+        self.doc
+            .character()
+            .map_or(1.0, |c| c.mesh.bounds().longest_side())
     }
 
     /// Ends a stroke: the skinned mesh takes the painted weights for posing and playback.
