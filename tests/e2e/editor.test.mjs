@@ -374,6 +374,7 @@ describe('painting weights', () => {
       return null;
     }, forearm);
     assert.ok(start, 'no clear pixel on the upper arm');
+    const start3d = await page.evaluate(([x, y]) => window.rigkit.pickSurface(x, y), start);
     const box = await page.locator('#viewport').boundingBox();
     const before = await page.evaluate((j) => [...window.rigkit.jointWeights(Number(j))], forearm);
     const pixelsBefore = await viewportPixels(page);
@@ -390,6 +391,13 @@ describe('painting weights', () => {
     assert.notEqual(pixelsAfter.hash, pixelsBefore.hash, 'the heatmap did not change');
     assert.match(await page.textContent('#status-edit'), /painted lowerarm\.l: \d+ vertex changes/);
     await page.screenshot({ path: path.join(artifacts, 'paint-weights.png') });
+
+    // A brush the page does not have is refused by name, and the weights stay.
+    await assert.rejects(page.evaluate(([j, p]) => window.rigkit.paint(Number(j), p, { mode: 'spray' }), [forearm, start3d]),
+      /no brush 'spray': the brushes are add, subtract, smooth and blur/);
+    const kept = await page.evaluate((j) => [...window.rigkit.jointWeights(Number(j))], forearm);
+    assert.deepEqual(kept, painted);
+    await page.click('#error-close');
 
     // The whole stroke undoes at once (Ctrl+Z) and comes back (Ctrl+Shift+Z).
     await page.keyboard.press('Control+z');

@@ -179,6 +179,8 @@ describe('the four steps', () => {
       assert.ok(found.boneNames.includes(name), `no ${name} in ${found.boneNames}`);
     }
     await three.close();
+    // Names the page does not have are refused by name.
+    await assert.rejects(page.evaluate(() => window.rigkit.exportAs('glb', 'klingon')), /unknown bone names 'klingon'/);
     // The character shown keeps its own names.
     const shown = await page.evaluate(() => [...document.getElementById('weights-joint').options].map((o) => o.textContent));
     assert.ok(!shown.includes('leftUpperArm') && shown.includes('calf_r'), shown.join());
