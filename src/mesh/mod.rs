@@ -8,6 +8,7 @@ mod ray;
 mod subdivide;
 mod unit_box;
 mod winding;
+mod winding_tree;
 
 pub use bounds::Aabb;
 pub use boxes::{add_box, boxes, probe_creature};
@@ -16,6 +17,7 @@ pub use normals::vertex_normals;
 pub use subdivide::subdivide;
 pub use unit_box::UnitBox;
 pub use winding::winding_number;
+pub use winding_tree::WindingTree;
 
 use glam::{Vec2, Vec3};
 

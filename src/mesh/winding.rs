@@ -9,14 +9,18 @@ pub fn winding_number(positions: &[Vec3], triangles: &[[u32; 3]], p: Vec3) -> f3
         let [Some(a), Some(b), Some(c)] = t.map(|i| positions.get(i as usize)) else {
             continue;
         };
-        let (a, b, c) = (*a - p, *b - p, *c - p);
-        let (la, lb, lc) = (a.length(), b.length(), c.length());
-        // Van Oosterom & Strackee: the solid angle of a triangle seen from the origin.
-        let numerator = a.dot(b.cross(c));
-        let denominator = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
-        total += f64::from(2.0 * numerator.atan2(denominator));
+        total += f64::from(triangle_solid_angle(*a - p, *b - p, *c - p));
     }
     (total / (4.0 * std::f64::consts::PI)) as f32
+}
+
+/// The signed solid angle of the triangle `a, b, c` (corners relative to the viewer) seen
+/// from the origin, by Van Oosterom & Strackee: positive when its front faces away.
+pub(super) fn triangle_solid_angle(a: Vec3, b: Vec3, c: Vec3) -> f32 {
+    let (la, lb, lc) = (a.length(), b.length(), c.length());
+    let numerator = a.dot(b.cross(c));
+    let denominator = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
+    2.0 * numerator.atan2(denominator)
 }
 
 #[cfg(test)]

@@ -44,7 +44,7 @@ pub use skin_net::{SkinNet, SkinNetConfig, SkinTensors};
 
 use glam::Vec3;
 
-use crate::mesh::{Mesh, winding_number};
+use crate::mesh::{Mesh, WindingTree};
 use crate::rig::{Influence, JointId, Skeleton, SkinWeights};
 
 /// Why a learned stage failed.
@@ -149,6 +149,7 @@ pub fn moved_skeleton(
     }
     let unit = inputs.shape.unit_box;
     let mut moved = skeleton.clone();
+    let surface = WindingTree::new(&mesh.positions, &mesh.triangles);
     for (j, joint) in moved.joints.iter_mut().enumerate() {
         let mut offset = Vec3::from_slice(&offsets[j * 3..j * 3 + 3]);
         if !offset.is_finite() {
@@ -156,7 +157,7 @@ pub fn moved_skeleton(
         }
         let offset = offset.clamp_length_max(MAX_JOINT_MOVE) * inputs.scales[j];
         let from = joint.position();
-        let inside = |p: Vec3| winding_number(&mesh.positions, &mesh.triangles, p) > 0.5;
+        let inside = |p: Vec3| surface.inside(p);
         let was_inside = inside(from);
         let to = [1.0, 0.5, 0.25]
             .into_iter()

@@ -1,11 +1,13 @@
 //! The shell graph → a joint hierarchy: short side branches pruned, chains between branch
 //! points and tips subdivided into bones of similar length, joints kept inside the body.
 
+use std::sync::OnceLock;
+
 use glam::{Mat4, Vec3};
 
 use super::curves::{Path, evenly_spaced, length};
 use super::level_sets::ShellGraph;
-use crate::mesh::{Mesh, winding_number};
+use crate::mesh::{Mesh, WindingTree};
 use crate::rig::{Joint, JointId, Skeleton};
 use crate::volume::Solid;
 
@@ -195,9 +197,28 @@ pub struct Interior<'a> {
     pub solid: &'a Solid,
     pub depth: &'a [f32],
     pub mesh: &'a Mesh,
+    /// The mesh's winding numbers, arranged at the first question only the surface answers.
+    winding: OnceLock<WindingTree>,
 }
 
-impl Interior<'_> {
+impl<'a> Interior<'a> {
+    pub fn new(solid: &'a Solid, depth: &'a [f32], mesh: &'a Mesh) -> Self {
+        Self {
+            solid,
+            depth,
+            mesh,
+            winding: OnceLock::new(),
+        }
+    }
+
+    /// Whether `p` lies inside the mesh's surface (its winding number above a half): what a
+    /// voxel too coarse for a thin part cannot say.
+    pub fn encloses(&self, p: Vec3) -> bool {
+        let tree = self
+            .winding
+            .get_or_init(|| WindingTree::new(&self.mesh.positions, &self.mesh.triangles));
+        tree.inside(p)
+    }
     /// How many voxels under the surface voxel `c` lies (0 outside the body).
     fn depth_of(&self, c: glam::IVec3) -> f32 {
         if self.solid.is_solid(c) {
@@ -240,7 +261,7 @@ impl Interior<'_> {
             }
         }
         candidates.sort_by(|a, b| a.distance_squared(p).total_cmp(&b.distance_squared(p)));
-        let surface = |q: Vec3| winding_number(&self.mesh.positions, &self.mesh.triangles, q) > 0.5;
+        let surface = |q: Vec3| self.encloses(q);
         if surface(p) {
             return p;
         }

@@ -14,6 +14,8 @@ const LEAF: usize = 32;
 pub struct Closest {
     /// The points' indices in `points`, in tree order.
     order: Vec<u32>,
+    /// Each point's place in tree order, by its index in `points`.
+    place: Vec<u32>,
     axes: Vec<u8>,
     /// The points' coordinates in tree order, axis by axis: a leaf's distances are then
     /// computed side by side.
@@ -31,8 +33,14 @@ impl Closest {
         split(&mut tree, &mut axes, 0);
         let coordinate = |axis: usize| tree.iter().map(|(p, _)| p[axis]).collect();
         let (xs, ys, zs) = (coordinate(0), coordinate(1), coordinate(2));
+        let order: Vec<u32> = tree.iter().map(|&(_, i)| i).collect();
+        let mut place = vec![0u32; order.len()];
+        for (k, &i) in order.iter().enumerate() {
+            place[i as usize] = k as u32;
+        }
         Self {
-            order: tree.iter().map(|&(_, i)| i).collect(),
+            order,
+            place,
             axes,
             xs,
             ys,
@@ -44,6 +52,19 @@ impl Closest {
     /// points the search meets otherwise).
     pub fn nearest(&self, p: Vec3) -> usize {
         let mut best = (0u32, f32::INFINITY);
+        self.search(0, self.order.len(), p, &mut best);
+        best.0 as usize
+    }
+
+    /// The index of the point nearest `p`, starting from the guess that it is `hint` (the
+    /// answer for where `p` was a step ago, when points move a little per step): every branch
+    /// farther than the guess is passed over. The same point as [`Closest::nearest`] but for
+    /// exact ties, where the guess is kept.
+    pub fn nearest_from(&self, p: Vec3, hint: usize) -> usize {
+        let Some(&k) = self.place.get(hint) else {
+            return self.nearest(p);
+        };
+        let mut best = (hint as u32, self.at(k as usize).distance_squared(p));
         self.search(0, self.order.len(), p, &mut best);
         best.0 as usize
     }
@@ -152,6 +173,22 @@ mod tests {
                 assert_nearest(&points, &grid, rng.direction() * rng.range(0.0, 40.0));
             }
         }
+    }
+
+    #[test]
+    fn a_guess_gives_the_same_nearest_points() {
+        let mut rng = Rng::new(4);
+        let points: Vec<Vec3> = (0..900)
+            .map(|_| rng.direction() * rng.range(1.0, 2.0))
+            .collect();
+        let tree = Closest::new(&points);
+        for k in 0..500 {
+            let q = rng.direction() * rng.range(0.0, 3.0);
+            assert_eq!(tree.nearest_from(q, k % 900), tree.nearest(q), "{q}");
+        }
+        // A guess out of range is no guess.
+        let q = Vec3::new(0.1, 2.0, 0.3);
+        assert_eq!(tree.nearest_from(q, 5000), tree.nearest(q));
     }
 
     #[test]

@@ -286,11 +286,7 @@ impl Body {
     }
 
     fn interior<'a>(&'a self, mesh: &'a Mesh) -> Interior<'a> {
-        Interior {
-            solid: &self.solid,
-            depth: &self.depth,
-            mesh,
-        }
+        Interior::new(&self.solid, &self.depth, mesh)
     }
 }
 

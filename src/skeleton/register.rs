@@ -223,6 +223,10 @@ fn refine(a: &[Vec3], b: &[Vec3], to_b: &Closest, mut turn: Mat3) -> (Mat3, Vec3
     let mut stretch = Vec3::ONE;
     let mut shift = Vec3::ZERO;
     let mut last = None;
+    // Each point's partner a step ago: points move little per step, so the search for the
+    // next starts there.
+    let mut partner_in_b: Vec<usize> = vec![0; a.len()];
+    let mut partner_in_a: Vec<usize> = vec![0; b.len()];
     for _ in 0..ITERATIONS {
         // Pairs found the same way give the same step: once it stops moving, it is done.
         if last == Some((turn, stretch, shift)) {
@@ -232,11 +236,13 @@ fn refine(a: &[Vec3], b: &[Vec3], to_b: &Closest, mut turn: Mat3) -> (Mat3, Vec3
         let moved: Vec<Vec3> = a.iter().map(|p| turn * (stretch * *p) + shift).collect();
         let to_moved = Closest::new(&moved);
         let mut pairs: Vec<(Vec3, Vec3)> = Vec::with_capacity(a.len() + b.len());
-        for (i, m) in moved.iter().enumerate() {
-            pairs.push((a[i], b[to_b.nearest(*m)]));
+        for ((m, p), partner) in moved.iter().zip(a).zip(&mut partner_in_b) {
+            *partner = to_b.nearest_from(*m, *partner);
+            pairs.push((*p, b[*partner]));
         }
-        for q in b {
-            pairs.push((a[to_moved.nearest(*q)], *q));
+        for (q, partner) in b.iter().zip(&mut partner_in_a) {
+            *partner = to_moved.nearest_from(*q, *partner);
+            pairs.push((a[*partner], *q));
         }
         let n = pairs.len() as f32;
         let ca = pairs.iter().map(|p| p.0).sum::<Vec3>() / n;

@@ -33,6 +33,9 @@ impl Warp {
         let size = size.max(1e-6);
         let mut moves = vec![Vec3::ZERO; points.len()];
         let to_goal = Closest::new(goal);
+        // Each point's nearest on the other surface a step ago, where the next search starts.
+        let mut nearest_goal: Vec<usize> = vec![0; points.len()];
+        let mut nearest_point: Vec<usize> = vec![0; goal.len()];
         for width in WARP_WIDTHS {
             let sigma = width * size;
             let weights = kernel(&points, sigma);
@@ -42,11 +45,13 @@ impl Warp {
                 let mut pull = vec![Vec3::ZERO; points.len()];
                 let mut count = vec![0.0f32; points.len()];
                 for (i, p) in moved.iter().enumerate() {
-                    pull[i] += goal[to_goal.nearest(*p)] - *p;
+                    nearest_goal[i] = to_goal.nearest_from(*p, nearest_goal[i]);
+                    pull[i] += goal[nearest_goal[i]] - *p;
                     count[i] += 1.0;
                 }
-                for q in goal {
-                    let i = to_moved.nearest(*q);
+                for (q, nearest) in goal.iter().zip(&mut nearest_point) {
+                    let i = to_moved.nearest_from(*q, *nearest);
+                    *nearest = i;
                     pull[i] += *q - moved[i];
                     count[i] += 1.0;
                 }
