@@ -76,6 +76,7 @@ pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
     let a: Vec<Vec3> = a.iter().map(|p| (*p - ca) / sa).collect();
     let b: Vec<Vec3> = b.iter().map(|p| (*p - cb) / sb).collect();
     let to_b = Closest::new(&b);
+    let to_a = Closest::new(&a);
     // A yaw by a quarter turn is itself an axis turn, so the yaws below a quarter reach every
     // turn the full circle would, once.
     let mut candidates: Vec<(f32, Mat3)> = axis_turns()
@@ -86,10 +87,7 @@ pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
                 Mat3::from_quat(turn * yaw)
             })
         })
-        .map(|turn| {
-            let moved: Vec<Vec3> = a.iter().map(|p| turn * *p).collect();
-            (chamfer(&moved, &b, &to_b), turn)
-        })
+        .map(|turn| (turned_chamfer(&a, &to_a, &b, &to_b, turn), turn))
         .collect();
     candidates.sort_by(|x, y| x.0.total_cmp(&y.0));
     // The best start of each basin: turns at least 60° from every start already taken.
@@ -316,6 +314,21 @@ pub(super) fn chamfer(a: &[Vec3], b: &[Vec3], to_b: &Closest) -> f32 {
     let to_a = Closest::new(a);
     let there: f32 = a.iter().map(|p| b[to_b.nearest(*p)].distance(*p)).sum();
     let back: f32 = b.iter().map(|q| a[to_a.nearest(*q)].distance(*q)).sum();
+    (there + back) / (a.len() + b.len()) as f32
+}
+
+/// [`chamfer`] of `a` turned by `turn` against `b`, from trees of both as they are: a turn
+/// keeps distances, so `b`'s points turned back find their nearest in `a` itself.
+fn turned_chamfer(a: &[Vec3], to_a: &Closest, b: &[Vec3], to_b: &Closest, turn: Mat3) -> f32 {
+    let back_turn = turn.transpose();
+    let there: f32 = (a.iter())
+        .map(|p| turn * *p)
+        .map(|p| b[to_b.nearest(p)].distance(p))
+        .sum();
+    let back: f32 = (b.iter())
+        .map(|q| back_turn * *q)
+        .map(|q| a[to_a.nearest(q)].distance(q))
+        .sum();
     (there + back) / (a.len() + b.len()) as f32
 }
 
