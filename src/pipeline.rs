@@ -16,7 +16,7 @@ use crate::recognise::{BodyClass, Recognition};
 use crate::skeleton::{
     AutoOptions, Body, RigError, SkeletonSource, Template, TemplateRig, skeleton_in,
 };
-use crate::skin::{SkinOptions, geodesic_skin};
+use crate::skin::{PROXY_VERTICES, Proxy, SkinOptions, geodesic_skin};
 
 /// How one stage is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -394,9 +394,12 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
         skeleton = n.refine_skeleton_async(mesh, &skeleton).await?;
     }
     progress(Stage::Skin);
+    // A large mesh is skinned on a proxy, and each vertex takes its cluster's weights.
+    let proxy = Proxy::of(mesh, PROXY_VERTICES);
+    let skinned = proxy.as_ref().map_or(mesh, |p| &p.mesh);
     let skin = match &networks {
         Some(n) if request.methods.skin == Method::Neural => {
-            n.skin_async(mesh, &skeleton, request.max_influences)
+            n.skin_async(skinned, &skeleton, request.max_influences)
                 .await?
         }
         _ => {
@@ -404,8 +407,12 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
                 max_influences: request.max_influences,
                 ..SkinOptions::default()
             };
-            geodesic_skin(mesh, &skeleton, &options)?
+            geodesic_skin(skinned, &skeleton, &options)?
         }
+    };
+    let skin = match &proxy {
+        Some(proxy) => proxy.carry(&skin),
+        None => skin,
     };
     character.skeleton = Some(skeleton);
     character.skin = Some(skin);

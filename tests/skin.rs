@@ -313,3 +313,61 @@ fn a_flat_shaded_triangle_soup_blends_like_the_shared_mesh() {
     }
     assert!(blended > 0, "nothing blends at the joint");
 }
+
+/// A mesh too large to skin whole (the mannequin subdivided twice, 200 k vertices) is
+/// skinned on a proxy: every vertex is weighted, and the mannequin's own vertices are
+/// weighted about as when the mannequin is rigged as it is — as near as when it is
+/// subdivided once and skinned whole.
+#[test]
+fn a_large_mesh_is_skinned_on_a_proxy_as_the_mesh_it_was_made_from() {
+    use rigkit::pipeline::{RigRequest, rig_character};
+    let small = load("eval/mannequiny.glb");
+    let rigged = |subdivisions: usize| {
+        let mut c = small.clone();
+        for _ in 0..subdivisions {
+            c.mesh = rigkit::mesh::subdivide(&c.mesh).0;
+        }
+        rig_character(&mut c, &RigRequest::default(), |_| {}).unwrap();
+        c
+    };
+    let (as_is, once, twice) = (rigged(0), rigged(1), rigged(2));
+    assert!(once.mesh.vertex_count() <= rigkit::skin::PROXY_VERTICES);
+    assert!(twice.mesh.vertex_count() > rigkit::skin::PROXY_VERTICES);
+    let skin = |c: &rigkit::Character| c.skin.clone().unwrap();
+    assert_complete(
+        &skin(&twice),
+        twice.mesh.vertex_count(),
+        4,
+        "the large mannequin",
+    );
+    // Half the summed difference of two rigs' weights by joint name, over the mannequin's
+    // own vertices (subdividing keeps them first).
+    let apart = |a: &rigkit::Character, b: &rigkit::Character| -> f32 {
+        let names = |c: &rigkit::Character| -> Vec<String> {
+            (c.skeleton.as_ref().unwrap().joints.iter())
+                .map(|j| j.name.clone())
+                .collect()
+        };
+        let (a_names, b_names) = (names(a), names(b));
+        let (a_skin, b_skin) = (skin(a), skin(b));
+        let vertices = small.mesh.vertex_count();
+        let total: f32 = (0..vertices)
+            .map(|v| {
+                let mut by_name: std::collections::HashMap<&str, f32> = Default::default();
+                for i in a_skin.influences(v) {
+                    *by_name.entry(&a_names[i.joint.0 as usize]).or_default() += i.weight;
+                }
+                for i in b_skin.influences(v) {
+                    *by_name.entry(&b_names[i.joint.0 as usize]).or_default() -= i.weight;
+                }
+                0.5 * by_name.values().map(|w| w.abs()).sum::<f32>()
+            })
+            .sum();
+        total / vertices as f32
+    };
+    let (whole, proxy) = (apart(&as_is, &once), apart(&as_is, &twice));
+    assert!(
+        proxy < 1.5 * whole.max(0.05),
+        "weights on the proxy {proxy} from the mannequin's, subdivided once and skinned whole {whole}"
+    );
+}

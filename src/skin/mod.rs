@@ -6,9 +6,11 @@
 mod bone_segments;
 mod geodesic;
 mod heat;
+mod proxy;
 mod weights;
 
 pub use bone_segments::{BoneSegment, bone_segments, deforming_joints, is_end_tip};
+pub use proxy::{PROXY_VERTICES, Proxy};
 
 use crate::mesh::Mesh;
 use crate::rig::{Skeleton, SkinWeights};
