@@ -25,10 +25,6 @@ const SAMPLES: usize = 2000;
 /// How much more bending halves (e⁻¹) a body's say in a blended fit, as a share of the least.
 const BLEND: f32 = 0.1;
 
-/// Surface samples on which a stance tells its candidate turns apart (an artist's body uses
-/// all [`register::POINTS`]).
-const STANCE_SCORED: usize = 200;
-
 /// An artist's body is bent only by the overlays that lie on the mesh, unbent, within this
 /// ratio of its best: none farther ever bent least (the eight Mesh2Motion variations posed
 /// and stretched, seeds 7 and 23: the overlays kept lay within 1.054 of the best; 88 of 285
@@ -332,13 +328,11 @@ fn ranked(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh, stance: bo
     };
     // Samples come in a fixed order, so the first few hundred are a sparser sampling of the
     // same surface: the overlay search takes fewer than the bend.
-    let (few, target_few) = (&template[..POINTS], &target[..POINTS]);
+    let overlays = register::overlays(&template[..POINTS], &target[..POINTS]);
     if stance {
-        let overlays = register::overlays_scored_on(few, target_few, STANCE_SCORED);
         let overlays = prefer(overlays, |o| o.1, |o| &o.0, &template, target);
         return Ranked::Overlaid { overlays, template };
     }
-    let overlays = register::overlays(few, target_few);
     let template = template.as_slice();
     let size = mesh.bounds().longest_side();
     let reach = LIKELY * overlays.first().map_or(f32::INFINITY, |o| o.1);

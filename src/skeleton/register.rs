@@ -70,21 +70,13 @@ impl Overlay {
 /// spread), nearest first: the best of each basin of turns (a long body may fit nearly as well
 /// head to tail, a bent one upside down). Empty for samples without spread.
 pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
-    overlays_scored_on(a, b, a.len().max(b.len()))
-}
-
-/// [`overlays`] whose candidate turns are told apart on the first `scored` samples of each
-/// body only (samples come in a fixed order, so these are a sparser sampling of the same
-/// surface) and refined on all.
-pub fn overlays_scored_on(a: &[Vec3], b: &[Vec3], scored: usize) -> Vec<(Overlay, f32)> {
     let (Some((ca, sa)), Some((cb, sb))) = (centre_and_spread(a), centre_and_spread(b)) else {
         return Vec::new();
     };
     let a: Vec<Vec3> = a.iter().map(|p| (*p - ca) / sa).collect();
     let b: Vec<Vec3> = b.iter().map(|p| (*p - cb) / sb).collect();
     let to_b = Closest::new(&b);
-    let (a_few, b_few) = (&a[..a.len().min(scored)], &b[..b.len().min(scored)]);
-    let (to_a_few, to_b_few) = (Closest::new(a_few), Closest::new(b_few));
+    let to_a = Closest::new(&a);
     // A yaw by a quarter turn is itself an axis turn, so the yaws below a quarter reach every
     // turn the full circle would, once.
     let mut candidates: Vec<(f32, Mat3)> = axis_turns()
@@ -95,12 +87,7 @@ pub fn overlays_scored_on(a: &[Vec3], b: &[Vec3], scored: usize) -> Vec<(Overlay
                 Mat3::from_quat(turn * yaw)
             })
         })
-        .map(|turn| {
-            (
-                turned_chamfer(a_few, &to_a_few, b_few, &to_b_few, turn),
-                turn,
-            )
-        })
+        .map(|turn| (turned_chamfer(&a, &to_a, &b, &to_b, turn), turn))
         .collect();
     candidates.sort_by(|x, y| x.0.total_cmp(&y.0));
     // The best start of each basin: turns at least 60° from every start already taken.
