@@ -72,18 +72,18 @@ impl WindingTree {
         let mut stack = vec![0u32];
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
+            if node.second == 0 {
+                let range = node.first as usize..(node.first + node.count) as usize;
+                for &[a, b, c] in &self.corners[range] {
+                    total += f64::from(triangle_solid_angle(a - p, b - p, c - p));
+                }
+                continue;
+            }
             let y = node.centre - p;
             let d2 = y.length_squared();
-            if node.second == 0 || d2 <= (BETA * node.radius).powi(2) {
-                if node.second == 0 {
-                    let range = node.first as usize..(node.first + node.count) as usize;
-                    for &[a, b, c] in &self.corners[range] {
-                        total += f64::from(triangle_solid_angle(a - p, b - p, c - p));
-                    }
-                } else {
-                    stack.push(node.second);
-                    stack.push(n + 1);
-                }
+            if d2 <= (BETA * node.radius).powi(2) {
+                stack.push(node.second);
+                stack.push(n + 1);
                 continue;
             }
             // Each triangle a small oriented area at its centroid x: its solid angle is

@@ -197,17 +197,23 @@ pub struct Interior<'a> {
     pub solid: &'a Solid,
     pub depth: &'a [f32],
     pub mesh: &'a Mesh,
-    /// The mesh's winding numbers, arranged at the first question only the surface answers.
-    winding: OnceLock<WindingTree>,
+    /// The mesh's winding numbers, arranged at the first question only the surface answers
+    /// and kept for every later fit in the same body.
+    winding: &'a OnceLock<WindingTree>,
 }
 
 impl<'a> Interior<'a> {
-    pub fn new(solid: &'a Solid, depth: &'a [f32], mesh: &'a Mesh) -> Self {
+    pub fn new(
+        solid: &'a Solid,
+        depth: &'a [f32],
+        mesh: &'a Mesh,
+        winding: &'a OnceLock<WindingTree>,
+    ) -> Self {
         Self {
             solid,
             depth,
             mesh,
-            winding: OnceLock::new(),
+            winding,
         }
     }
 

@@ -94,17 +94,17 @@ pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
     // when it lies on the mesh, unbent, about as well as the stance that lies best. A body
     // with no overlay the way the others agree on, or a stance left unbent, has no say (an
     // infinite cost).
-    let unbent: Vec<f32> = (ranked.iter())
-        .map(|r| turn.map_or(f32::INFINITY, |t| r.unbent(t)))
+    let unbent: Vec<(&Ranked, f32)> = (ranked.iter())
+        .map(|r| (r, turn.map_or(f32::INFINITY, |t| r.unbent(t))))
         .collect();
-    let reach = UNBENT * unbent.iter().copied().fold(f32::INFINITY, f32::min);
-    let bends: Vec<Option<Fit>> = parallel::map(&ranked, |ranked| match ranked {
+    let reach = UNBENT * unbent.iter().map(|u| u.1).fold(f32::INFINITY, f32::min);
+    let bends: Vec<Option<Fit>> = parallel::map(&unbent, |&(ranked, unbent)| match ranked {
         Ranked::Bent(fits) => fits
             .iter()
             .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t)))
             .cloned(),
         Ranked::Overlaid { overlays, template } => turn
-            .filter(|&t| ranked.unbent(t) <= reach)
+            .filter(|_| unbent <= reach)
             .zip(target)
             .and_then(|(t, target)| bent_turned(overlays, t, mesh, target, template)),
     });

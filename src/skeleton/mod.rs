@@ -28,9 +28,11 @@ pub use level_sets::{ShellGraph, depth_inside, shell_graph};
 pub use library::{Library, stances};
 pub use register::{axis_turns, surface_points};
 
+use std::sync::OnceLock;
+
 use crate::Limits;
 use crate::io::ImportError;
-use crate::mesh::Mesh;
+use crate::mesh::{Mesh, WindingTree};
 use crate::rig::Skeleton;
 use crate::volume::{Solid, capped_solid};
 
@@ -261,6 +263,9 @@ const JOINT_MARGIN: f32 = 0.08;
 pub struct Body {
     solid: Solid,
     depth: Vec<f32>,
+    /// The mesh's winding numbers ([`Interior::encloses`]), arranged once however many fits
+    /// (the templates an unsure plan tries) ask.
+    winding: OnceLock<WindingTree>,
 }
 
 impl Body {
@@ -282,11 +287,16 @@ impl Body {
             return Err(RigError::NoVolume);
         }
         let depth = depth_inside(&solid);
-        Ok(Self { solid, depth })
+        Ok(Self {
+            solid,
+            depth,
+            winding: OnceLock::new(),
+        })
     }
 
+    /// Where joints may go in this body; `mesh` is the mesh it was voxelised from.
     fn interior<'a>(&'a self, mesh: &'a Mesh) -> Interior<'a> {
-        Interior::new(&self.solid, &self.depth, mesh)
+        Interior::new(&self.solid, &self.depth, mesh, &self.winding)
     }
 }
 

@@ -311,10 +311,7 @@ pub fn nearest_rotation(m: Mat3) -> Mat3 {
 /// Mean distance from each point to the other set's nearest, both ways; `to_b` finds
 /// points of `b`.
 pub(super) fn chamfer(a: &[Vec3], b: &[Vec3], to_b: &Closest) -> f32 {
-    let to_a = Closest::new(a);
-    let there: f32 = a.iter().map(|p| b[to_b.nearest(*p)].distance(*p)).sum();
-    let back: f32 = b.iter().map(|q| a[to_a.nearest(*q)].distance(*q)).sum();
-    (there + back) / (a.len() + b.len()) as f32
+    turned_chamfer(a, &Closest::new(a), b, to_b, Mat3::IDENTITY)
 }
 
 /// [`chamfer`] of `a` turned by `turn` against `b`, from trees of both as they are: a turn

@@ -197,14 +197,20 @@ const TURN_PER_PIXEL: f32 = 0.01;
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_dragged_point_follows_the_pointer_on_screen() {
+    /// A camera framing the cube from −1 to 1, orbited by `yaw` and `pitch` degrees.
+    fn framed(yaw: f32, pitch: f32) -> OrbitCamera {
         let mut camera = OrbitCamera::default();
         camera.frame(&Aabb {
             min: Vec3::splat(-1.0),
             max: Vec3::splat(1.0),
         });
-        camera.orbit(40.0, 25.0);
+        camera.orbit(yaw, pitch);
+        camera
+    }
+
+    #[test]
+    fn a_dragged_point_follows_the_pointer_on_screen() {
+        let camera = framed(40.0, 25.0);
         let (w, h) = (800.0, 600.0);
         let centre = camera.screen_position(Vec3::ZERO, w, h).unwrap();
         assert!((centre - glam::Vec2::new(400.0, 300.0)).length() < 1e-2);
@@ -222,12 +228,7 @@ mod tests {
 
     #[test]
     fn the_ray_through_a_point_on_screen_passes_through_the_point() {
-        let mut camera = OrbitCamera::default();
-        camera.frame(&Aabb {
-            min: Vec3::splat(-1.0),
-            max: Vec3::splat(1.0),
-        });
-        camera.orbit(-70.0, 40.0);
+        let camera = framed(-70.0, 40.0);
         let (w, h) = (640.0, 360.0);
         for p in [
             Vec3::ZERO,
