@@ -75,9 +75,25 @@ impl Closest {
     }
 
     /// Keeps the nearer of `best` and the points of `lo..hi` that could be nearer: the side
-    /// of each split `p` lies on first, the other only if the split plane is nearer than the
-    /// best so far.
+    /// of each split `p` lies on first, the other only if its cell is nearer than the best so
+    /// far. `gaps` are `p`'s distances to the cell of `lo..hi` along each axis (zero where it
+    /// lies between the cell's sides), `gap` the squared distance they make (Arya and Mount's
+    /// incremental distance: a far cell differs from its parent on one axis only, so its
+    /// distance is one term changed, and a cell beyond the best is passed over even where its
+    /// split plane is not).
     fn search(&self, lo: usize, hi: usize, p: Vec3, best: &mut (u32, f32)) {
+        self.search_cell(lo, hi, p, best, &mut [0.0; 3], 0.0);
+    }
+
+    fn search_cell(
+        &self,
+        lo: usize,
+        hi: usize,
+        p: Vec3,
+        best: &mut (u32, f32),
+        gaps: &mut [f32; 3],
+        gap: f32,
+    ) {
         if hi - lo <= LEAF {
             let mut d = [0.0f32; LEAF];
             let leaf = (self.xs[lo..hi].iter().zip(&self.ys[lo..hi])).zip(&self.zs[lo..hi]);
@@ -105,9 +121,13 @@ impl Closest {
         } else {
             ((middle + 1, hi), (lo, middle))
         };
-        self.search(near.0, near.1, p, best);
-        if off * off < best.1 {
-            self.search(far.0, far.1, p, best);
+        self.search_cell(near.0, near.1, p, best, gaps, gap);
+        let was = gaps[axis];
+        let far_gap = gap - was * was + off * off;
+        if far_gap < best.1 {
+            gaps[axis] = off;
+            self.search_cell(far.0, far.1, p, best, gaps, far_gap);
+            gaps[axis] = was;
         }
     }
 }

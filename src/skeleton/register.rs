@@ -77,33 +77,7 @@ pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
     let b: Vec<Vec3> = b.iter().map(|p| (*p - cb) / sb).collect();
     let to_b = Closest::new(&b);
     let to_a = Closest::new(&a);
-    // A yaw by a quarter turn is itself an axis turn, so the yaws below a quarter reach every
-    // turn the full circle would, once.
-    let mut candidates: Vec<(f32, Mat3)> = axis_turns()
-        .into_iter()
-        .flat_map(|turn| {
-            (0..YAWS / 4).map(move |k| {
-                let yaw = Quat::from_rotation_y(k as f32 * std::f32::consts::TAU / YAWS as f32);
-                Mat3::from_quat(turn * yaw)
-            })
-        })
-        .map(|turn| (turned_chamfer(&a, &to_a, &b, &to_b, turn), turn))
-        .collect();
-    candidates.sort_by(|x, y| x.0.total_cmp(&y.0));
-    // The best start of each basin: turns at least 60° from every start already taken.
-    let mut starts: Vec<Mat3> = Vec::new();
-    for (_, turn) in &candidates {
-        if starts.len() == REFINED {
-            break;
-        }
-        let q = Quat::from_mat3(turn);
-        if starts
-            .iter()
-            .all(|s| Quat::from_mat3(s).angle_between(q) > 60f32.to_radians())
-        {
-            starts.push(*turn);
-        }
-    }
+    let starts = basin_starts(&a, &to_a, &b, &to_b);
     let mut refined: Vec<(Overlay, f32)> = starts
         .into_iter()
         .map(|turn| {
@@ -317,16 +291,136 @@ pub(super) fn chamfer(a: &[Vec3], b: &[Vec3], to_b: &Closest) -> f32 {
 /// [`chamfer`] of `a` turned by `turn` against `b`, from trees of both as they are: a turn
 /// keeps distances, so `b`'s points turned back find their nearest in `a` itself.
 fn turned_chamfer(a: &[Vec3], to_a: &Closest, b: &[Vec3], to_b: &Closest, turn: Mat3) -> f32 {
+    match bounded_chamfer(a, to_a, b, to_b, turn, f32::INFINITY) {
+        Ok(chamfer) | Err(chamfer) => chamfer,
+    }
+}
+
+/// Points summed between looks at whether a [`bounded_chamfer`] passed its bound.
+const BOUND_EVERY: usize = 32;
+
+/// [`turned_chamfer`], or `Err` with a lower bound on it once that exceeds `bound` (the sum
+/// so far, both ways, is at most the whole sum: the distances are never negative and
+/// rounding keeps order).
+fn bounded_chamfer(
+    a: &[Vec3],
+    to_a: &Closest,
+    b: &[Vec3],
+    to_b: &Closest,
+    turn: Mat3,
+    bound: f32,
+) -> Result<f32, f32> {
+    let n = (a.len() + b.len()) as f32;
     let back_turn = turn.transpose();
-    let there: f32 = (a.iter())
-        .map(|p| turn * *p)
-        .map(|p| b[to_b.nearest(p)].distance(p))
-        .sum();
-    let back: f32 = (b.iter())
-        .map(|q| back_turn * *q)
-        .map(|q| a[to_a.nearest(q)].distance(q))
-        .sum();
-    (there + back) / (a.len() + b.len()) as f32
+    let mut there = 0.0f32;
+    for chunk in a.chunks(BOUND_EVERY) {
+        for p in chunk.iter().map(|p| turn * *p) {
+            there += b[to_b.nearest(p)].distance(p);
+        }
+        if there / n > bound {
+            return Err(there / n);
+        }
+    }
+    let mut back = 0.0f32;
+    for chunk in b.chunks(BOUND_EVERY) {
+        for q in chunk.iter().map(|q| back_turn * *q) {
+            back += a[to_a.nearest(q)].distance(q);
+        }
+        if (there + back) / n > bound {
+            return Err((there + back) / n);
+        }
+    }
+    Ok((there + back) / n)
+}
+
+/// The turns the overlay search refines: of every axis turn yawed in [`YAWS`] steps, the one
+/// whose [`turned_chamfer`] is least, then the least of those at least 60° from every turn
+/// already taken, up to [`REFINED`].
+///
+/// Only the turns that can be taken are summed whole: a turn is dropped as soon as its sum
+/// so far exceeds the chamfer of the last turn taken among those summed whole (a bad turn
+/// shows within a few dozen points). Turns are tried in order of a sum over the first
+/// [`GUESS`] points, so the good ones come first; dropped turns that could still be taken
+/// once all are known are summed whole, so the turns are those of summing every turn.
+fn basin_starts(a: &[Vec3], to_a: &Closest, b: &[Vec3], to_b: &Closest) -> Vec<Mat3> {
+    // A yaw by a quarter turn is itself an axis turn, so the yaws below a quarter reach every
+    // turn the full circle would, once.
+    let turns: Vec<Mat3> = axis_turns()
+        .into_iter()
+        .flat_map(|turn| {
+            (0..YAWS / 4).map(move |k| {
+                let yaw = Quat::from_rotation_y(k as f32 * std::f32::consts::TAU / YAWS as f32);
+                Mat3::from_quat(turn * yaw)
+            })
+        })
+        .collect();
+    let guess = &a[..a.len().min(GUESS)];
+    let mut order: Vec<(f32, usize)> = (turns.iter().enumerate())
+        .map(|(i, turn)| {
+            let near: f32 = (guess.iter().map(|p| *turn * *p))
+                .map(|p| b[to_b.nearest(p)].distance_squared(p))
+                .sum();
+            (near, i)
+        })
+        .collect();
+    order.sort_by(|x, y| x.0.total_cmp(&y.0));
+    // Each turn summed whole (its chamfer and place among the turns), and the lower bounds
+    // of those dropped.
+    let mut summed: Vec<(f32, usize)> = Vec::with_capacity(turns.len());
+    let mut dropped: Vec<(f32, usize)> = Vec::new();
+    for (_, i) in order {
+        let bound = last_start(&turns, &summed).map_or(f32::INFINITY, |s| s.0);
+        match bounded_chamfer(a, to_a, b, to_b, turns[i], bound) {
+            Ok(chamfer) => summed.push((chamfer, i)),
+            Err(lower) => dropped.push((lower, i)),
+        }
+    }
+    loop {
+        let bound = last_start(&turns, &summed).map_or(f32::INFINITY, |s| s.0);
+        let (redo, keep): (Vec<_>, Vec<_>) = dropped.into_iter().partition(|d| d.0 <= bound);
+        if redo.is_empty() {
+            break;
+        }
+        for (_, i) in redo {
+            summed.push((turned_chamfer(a, to_a, b, to_b, turns[i]), i));
+        }
+        dropped = keep;
+    }
+    taken(&turns, &summed)
+        .into_iter()
+        .map(|(_, i)| turns[i])
+        .collect()
+}
+
+/// Turns summed by a cheap sum over this many points first, to order the search.
+const GUESS: usize = 48;
+
+/// The turns `summed` (chamfer, place in `turns`) would give the overlay search: the least
+/// chamfer first (ties to the earlier turn), then the least of those at least 60° from every
+/// turn taken, up to [`REFINED`].
+fn taken(turns: &[Mat3], summed: &[(f32, usize)]) -> Vec<(f32, usize)> {
+    let mut sorted = summed.to_vec();
+    sorted.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+    let mut starts: Vec<(f32, usize)> = Vec::new();
+    for (chamfer, i) in sorted {
+        if starts.len() == REFINED {
+            break;
+        }
+        let q = Quat::from_mat3(&turns[i]);
+        if starts
+            .iter()
+            .all(|s| Quat::from_mat3(&turns[s.1]).angle_between(q) > 60f32.to_radians())
+        {
+            starts.push((chamfer, i));
+        }
+    }
+    starts
+}
+
+/// The last of the [`REFINED`] turns `summed` would give, once there are that many.
+fn last_start(turns: &[Mat3], summed: &[(f32, usize)]) -> Option<(f32, usize)> {
+    let starts = taken(turns, summed);
+    (starts.len() == REFINED).then(|| starts[REFINED - 1])
 }
 
 fn centre_and_spread(points: &[Vec3]) -> Option<(Vec3, f32)> {
@@ -466,6 +560,40 @@ mod tests {
         for &p in reference.positions.iter().step_by(7) {
             let d = found.apply(p).distance(place(p));
             assert!(d < 0.03 * size, "{p} lands {d} from its place");
+        }
+    }
+
+    #[test]
+    fn the_turns_dropped_early_are_never_the_turns_summing_all_would_take() {
+        let points = |m: &Mesh| surface_points(m, POINTS).unwrap();
+        let creature = probe_creature();
+        let mut bent = creature.clone();
+        for p in &mut bent.positions {
+            *p = Quat::from_rotation_x(0.7) * (*p * Vec3::new(1.0, 1.6, 0.7));
+        }
+        for (a, b) in [
+            (&creature, &bent),
+            (&bent, &creature),
+            (&creature, &creature),
+        ] {
+            let (a, b) = (points(a), points(b));
+            let (to_a, to_b) = (Closest::new(&a), Closest::new(&b));
+            let turns: Vec<Mat3> = (axis_turns().into_iter())
+                .flat_map(|turn| {
+                    (0..YAWS / 4).map(move |k| {
+                        let yaw = k as f32 * std::f32::consts::TAU / YAWS as f32;
+                        Mat3::from_quat(turn * Quat::from_rotation_y(yaw))
+                    })
+                })
+                .collect();
+            let all: Vec<(f32, usize)> = (turns.iter().enumerate())
+                .map(|(i, t)| (turned_chamfer(&a, &to_a, &b, &to_b, *t), i))
+                .collect();
+            let expected: Vec<Mat3> = (taken(&turns, &all).into_iter())
+                .map(|(_, i)| turns[i])
+                .collect();
+            assert_eq!(expected.len(), REFINED);
+            assert_eq!(basin_starts(&a, &to_a, &b, &to_b), expected);
         }
     }
 }

@@ -38,7 +38,7 @@ impl Warp {
         let mut nearest_point: Vec<usize> = vec![0; goal.len()];
         for width in WARP_WIDTHS {
             let sigma = width * size;
-            let weights = kernel(&points, sigma);
+            let kernel = Kernel::new(&points, sigma);
             for _ in 0..WARP_STEPS {
                 let moved: Vec<Vec3> = points.iter().zip(&moves).map(|(p, m)| *p + *m).collect();
                 let to_moved = Closest::new(&moved);
@@ -63,7 +63,7 @@ impl Warp {
                 let counted: Vec<Vec4> = (pull.iter().zip(&count))
                     .map(|(p, &c)| (*p * c).extend(c))
                     .collect();
-                for (m, row) in moves.iter_mut().zip(&weights) {
+                for (m, row) in moves.iter_mut().zip(kernel.rows()) {
                     let sum = smoothed(&counted, row);
                     if sum.w > 0.0 {
                         *m += sum.truncate() / sum.w;
@@ -120,23 +120,85 @@ fn smoothed(values: &[Vec4], row: &[(u32, f32)]) -> Vec4 {
 pub(super) const WARP_POINTS: usize = 1000;
 
 /// Per point, its neighbours within three widths and their Gaussian weights, in the order of
-/// the points. Each pair's weight is computed once for both (distances are symmetric), and
-/// indices are `u32`: the widest widths hold nearly every pair of the points.
-fn kernel(points: &[Vec3], sigma: f32) -> Vec<Vec<(u32, f32)>> {
-    let reach = (3.0 * sigma).powi(2);
-    let mut rows: Vec<Vec<(u32, f32)>> = vec![Vec::new(); points.len()];
-    for (i, p) in points.iter().enumerate() {
-        for (k, q) in points.iter().enumerate().skip(i) {
-            let d = p.distance_squared(*q);
-            if d <= reach {
-                let w = (-d / (2.0 * sigma * sigma)).exp();
-                // Row k gets i before its own pairs (k, k..): every row stays in order.
-                rows[i].push((k as u32, w));
-                if k != i {
-                    rows[k].push((i as u32, w));
+/// the points, as one list with where each point's row starts (one allocation: the widest
+/// widths hold nearly every pair of the points, grown row by row that was a tenth of a rig).
+/// Each pair's weight is computed once for both (distances are symmetric).
+struct Kernel {
+    starts: Vec<usize>,
+    entries: Vec<(u32, f32)>,
+}
+
+impl Kernel {
+    fn new(points: &[Vec3], sigma: f32) -> Self {
+        let reach = (3.0 * sigma).powi(2);
+        // The pairs (i, k ≥ i) within reach, row i after row i − 1.
+        let mut pairs: Vec<(u32, u32, f32)> = Vec::new();
+        let mut counts = vec![0usize; points.len()];
+        for (i, p) in points.iter().enumerate() {
+            for (k, q) in points.iter().enumerate().skip(i) {
+                let d = p.distance_squared(*q);
+                if d <= reach {
+                    let w = (-d / (2.0 * sigma * sigma)).exp();
+                    pairs.push((i as u32, k as u32, w));
+                    counts[i] += 1;
+                    if k != i {
+                        counts[k] += 1;
+                    }
                 }
             }
         }
+        let mut starts = Vec::with_capacity(points.len() + 1);
+        let mut start = 0;
+        for count in &counts {
+            starts.push(start);
+            start += count;
+        }
+        starts.push(start);
+        // Row k holds the points before it (met as row i < k is made), then its own pairs:
+        // every row in the order of the points.
+        let mut filled = starts.clone();
+        let mut entries = vec![(0u32, 0.0f32); start];
+        for (i, k, w) in pairs {
+            entries[filled[i as usize]] = (k, w);
+            filled[i as usize] += 1;
+            if k != i {
+                entries[filled[k as usize]] = (i, w);
+                filled[k as usize] += 1;
+            }
+        }
+        Self { starts, entries }
     }
-    rows
+
+    /// Each point's row.
+    fn rows(&self) -> impl Iterator<Item = &[(u32, f32)]> {
+        self.starts.windows(2).map(|w| &self.entries[w[0]..w[1]])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::Rng;
+
+    #[test]
+    fn a_kernel_row_holds_each_neighbour_within_reach_once_in_order() {
+        let mut rng = Rng::new(9);
+        let points: Vec<Vec3> = (0..300)
+            .map(|_| rng.direction() * rng.range(0.0, 2.0))
+            .collect();
+        let sigma = 0.3;
+        let kernel = Kernel::new(&points, sigma);
+        for (p, row) in points.iter().zip(kernel.rows()) {
+            let expected: Vec<(u32, f32)> = (points.iter().enumerate())
+                .filter(|(_, q)| p.distance_squared(**q) <= (3.0 * sigma).powi(2))
+                .map(|(k, q)| {
+                    (
+                        k as u32,
+                        (-p.distance_squared(*q) / (2.0 * sigma * sigma)).exp(),
+                    )
+                })
+                .collect();
+            assert_eq!(row, expected.as_slice());
+        }
+    }
 }
