@@ -30,6 +30,24 @@ impl Mlp {
             if i < last { relu(y) } else { y }
         })
     }
+
+    /// The first layer's weights, `[input, output]`, and its bias: a caller whose input is
+    /// several parts of different row counts (per vertex, per bone, per pair) multiplies each
+    /// part by its rows of the weights once, not once per row of the whole.
+    pub fn first_layer(&self) -> Option<(Tensor<2>, Option<Tensor<1>>)> {
+        let first = self.layers.first()?;
+        Some((first.weight.val(), first.bias.as_ref().map(|b| b.val())))
+    }
+
+    /// The layers after the first, applied to the first layer's output: what
+    /// [`Mlp::forward`] goes on to do with it.
+    pub fn forward_after_first<const D: usize>(&self, first: Tensor<D>) -> Tensor<D> {
+        let last = self.layers.len().saturating_sub(1);
+        (self.layers.iter().enumerate().skip(1)).fold(first, |x, (i, layer)| {
+            let y = layer.forward(relu(x));
+            if i < last { relu(y) } else { y }
+        })
+    }
 }
 
 /// `input`, the hidden widths, and `output` when given: an MLP's layer widths.

@@ -97,20 +97,56 @@ impl SkinNet {
         let with_code =
             |t: Tensor<2>, rows: usize| Tensor::cat(vec![t, code.clone().expand([rows, width])], 1);
         let query = self.query.forward(with_code(x.vertices, n)); // [n, Q]
-        let [_, q] = query.dims();
         let tokens = self.token.forward(with_code(x.bones, joints)); // [J, T]
-        let query = query
-            .unsqueeze_dim::<3>(1)
-            .expand([n, CANDIDATES, q])
-            .reshape([n * CANDIDATES, q]);
-        let tokens = tokens.select(0, x.candidates); // [n*K, T]
         let scores = self
-            .score
-            .forward(Tensor::cat(vec![query, tokens, x.pairs], 1))
+            .score_pairs(query, tokens, x.candidates, x.pairs)
             .reshape([n, CANDIDATES]);
         // Padding slots: a large negative logit, so they get no weight.
         let masked = scores + x.valid.sub_scalar(1.0).mul_scalar(1e4);
         log_softmax(masked, 1)
+    }
+}
+
+impl SkinNet {
+    /// The scorer on every (vertex, candidate bone) pair: its input is the vertex's query,
+    /// the bone's token and the pair's features side by side, so its first layer is the sum
+    /// of the query's part (once per vertex), the token's (once per bone) and the pair's: the
+    /// same logits as scoring the joined rows, for about a third of the multiplications.
+    ///
+    /// # Shapes
+    /// `query` `[n, Q]`, `tokens` `[J, T]`, `candidates` `[n·K]`, `pairs` `[n·K, P]` → `[n·K, 1]`.
+    fn score_pairs(
+        &self,
+        query: Tensor<2>,
+        tokens: Tensor<2>,
+        candidates: Tensor<1, Int>,
+        pairs: Tensor<2>,
+    ) -> Tensor<2> {
+        let [n, q] = query.dims();
+        let [_, t] = tokens.dims();
+        let [_, p] = pairs.dims();
+        let Some((weight, bias)) = self.score.first_layer() else {
+            let query = query
+                .unsqueeze_dim::<3>(1)
+                .expand([n, CANDIDATES, q])
+                .reshape([n * CANDIDATES, q]);
+            let tokens = tokens.select(0, candidates);
+            return Tensor::cat(vec![query, tokens, pairs], 1);
+        };
+        let [_, hidden] = weight.dims();
+        let part = |start: usize, width: usize| weight.clone().narrow(0, start, width);
+        let per_vertex = query.matmul(part(0, q)); // [n, H]
+        let per_bone = tokens.matmul(part(q, t)); // [J, H]
+        let mut first = pairs.matmul(part(q + t, p)) // [n·K, H]
+            + per_bone.select(0, candidates)
+            + per_vertex
+                .unsqueeze_dim::<3>(1)
+                .expand([n, CANDIDATES, hidden])
+                .reshape([n * CANDIDATES, hidden]);
+        if let Some(bias) = bias {
+            first = first + bias.unsqueeze_dim(0);
+        }
+        self.score.forward_after_first(first)
     }
 }
 
