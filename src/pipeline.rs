@@ -14,7 +14,7 @@ pub use crate::neural::{Networks, NeuralError};
 use crate::recognise::AUTO_CONFIDENCE;
 use crate::recognise::{BodyClass, Recognition};
 use crate::skeleton::{
-    AutoOptions, Body, RigError, SkeletonSource, Template, TemplateRig, skeleton_in,
+    AutoOptions, Body, RigError, SkeletonSource, Spread, Template, TemplateRig, skeleton_in,
 };
 use crate::skin::{PROXY_VERTICES, Proxy, SkinOptions, geodesic_skin};
 
@@ -292,6 +292,7 @@ async fn resolve<'a>(
     mesh: &crate::mesh::Mesh,
     body: &Body,
     networks: Option<&Networks>,
+    spread: Option<&dyn Spread>,
 ) -> Result<Resolved<'a>, NeuralError> {
     let free = Resolved {
         source: Cow::Owned(SkeletonSource::Template(Template::FreeForm)),
@@ -310,9 +311,8 @@ async fn resolve<'a>(
         Err(NeuralError::Describe(_)) => return Ok(free),
         Err(e) => return Err(e),
     };
-    let choice = crate::recognise::choose(&recognition, mesh, body, |class| {
-        library_template(class).map(|(_, rig)| rig)
-    });
+    let template = |class| library_template(class).map(|(_, rig)| rig);
+    let choice = crate::recognise::choose(&recognition, mesh, body, template, spread).await;
     let template = choice
         .carried
         .as_ref()
@@ -354,8 +354,9 @@ fn library_template(class: BodyClass) -> Option<(&'static str, &'static Template
 /// hands over its GPU's copy, native callers the CPU's). Device read-backs are awaited, so
 /// the browser stays responsive; native callers block on it with [`rig_character`].
 /// Animations and the humanoid bone map of any previous skeleton no longer fit and are
-/// dropped. `progress` hears each stage as it begins. On error the character is left exactly
-/// as it was.
+/// dropped. `progress` hears each stage as it begins. A template is carried here, or with
+/// its bodies ranked and bent by `spread` (the page's helper workers; the same rig). On error
+/// the character is left exactly as it was.
 ///
 /// # Errors
 /// [`PipelineError`] when the skeleton does not fit, the mesh cannot be skinned or a learned
@@ -364,6 +365,7 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
     character: &mut Character,
     request: &RigRequest,
     networks: impl FnOnce() -> Result<N, NeuralError>,
+    spread: Option<&dyn Spread>,
     mut progress: impl FnMut(Stage),
 ) -> Result<RigReport, PipelineError> {
     let options = AutoOptions::default();
@@ -380,7 +382,7 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
         source,
         recognised,
         carried,
-    } = resolve(&request.source, mesh, &body, networks.as_deref()).await?;
+    } = resolve(&request.source, mesh, &body, networks.as_deref(), spread).await?;
     // A carried template is the library's, not the free-form skeleton the head refines.
     let refine = carried.is_none() && refines(&source);
     let mut skeleton = match carried {
@@ -435,6 +437,7 @@ pub fn rig_character(
         character,
         request,
         bundled_on_cpu,
+        None,
         progress,
     ))
 }
@@ -453,7 +456,8 @@ pub fn bundled_on_cpu() -> Result<Box<Networks>, NeuralError> {
 /// Files in, a rigged GLB out: what the page's worker, the CLI and the packages run. The
 /// files are read as [`crate::io::import_files`] reads them (a `.gltf` with its `.bin`
 /// files, an `.obj` with its `.mtl`), rigged as `request` says and exported with
-/// `request.max_influences` weights per vertex. `progress` hears all five [`Stage`]s.
+/// `request.max_influences` weights per vertex. `progress` hears all five [`Stage`]s;
+/// `spread` is as [`rig_character_async`] takes it.
 ///
 /// # Errors
 /// [`crate::Error`] naming the stage that failed: import, rig or export.
@@ -461,11 +465,13 @@ pub async fn rig_files<N: Deref<Target = Networks>>(
     files: &[InputFile<'_>],
     request: &RigRequest,
     networks: impl FnOnce() -> Result<N, NeuralError>,
+    spread: Option<&dyn Spread>,
     mut progress: impl FnMut(Stage),
 ) -> Result<(Vec<u8>, RigReport), crate::Error> {
     progress(Stage::Parse);
     let mut character = crate::io::import_files(files, &crate::Limits::default())?;
-    let report = rig_character_async(&mut character, request, networks, &mut progress).await?;
+    let report =
+        rig_character_async(&mut character, request, networks, spread, &mut progress).await?;
     progress(Stage::Export);
     let options = ExportOptions {
         max_influences: request.max_influences,

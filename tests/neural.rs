@@ -7,6 +7,7 @@
 mod common;
 
 use common::load;
+use rigkit::blocking::block_on;
 use rigkit::compute::cpu_device;
 use rigkit::dataset::creature::generate;
 use rigkit::mesh::{Mesh, winding_number};
@@ -345,7 +346,7 @@ fn an_unsure_plan_is_decided_by_which_likely_template_fits() {
         (BodyClass::Humanoid, 0.3),
         (BodyClass::Other, 0.2),
     ]);
-    let choice = choose(&recognition, &human.mesh, &body, template);
+    let choice = block_on(choose(&recognition, &human.mesh, &body, template, None));
     assert!(choice.by_fit);
     assert_eq!(choice.class, BodyClass::Humanoid);
     let carried = choice.carried.expect("the human template fits");
@@ -356,10 +357,10 @@ fn an_unsure_plan_is_decided_by_which_likely_template_fits() {
     );
     // A sure classifier is taken at its word, and "other" gets the free-form skeleton.
     let sure = unsure(&[(BodyClass::Fish, 0.9), (BodyClass::Humanoid, 0.1)]);
-    let choice = choose(&sure, &human.mesh, &body, template);
+    let choice = block_on(choose(&sure, &human.mesh, &body, template, None));
     assert_eq!((choice.class, choice.by_fit), (BodyClass::Fish, false));
     let other = unsure(&[(BodyClass::Other, 0.9), (BodyClass::Humanoid, 0.1)]);
-    let choice = choose(&other, &human.mesh, &body, template);
+    let choice = block_on(choose(&other, &human.mesh, &body, template, None));
     assert_eq!(choice.class, BodyClass::Other);
     assert!(choice.carried.is_none());
     // A flat slab is no creature: no template fits it well enough.
@@ -370,7 +371,7 @@ fn an_unsure_plan_is_decided_by_which_likely_template_fits() {
         (BodyClass::Spider, 0.35),
         (BodyClass::Other, 0.25),
     ]);
-    let choice = choose(&recognition, &slab, &body, template);
+    let choice = block_on(choose(&recognition, &slab, &body, template, None));
     assert_eq!(
         choice.class,
         BodyClass::Other,

@@ -215,7 +215,7 @@ fn rig_files_announces_every_stage_and_writes_a_rigged_glb() {
     let mut heard = Vec::new();
     let free = RigRequest::named("free", "best", 4, None).unwrap();
     let (glb, report) =
-        rigkit::blocking::block_on(rig_files(&files, &free, bundled_on_cpu, |stage| {
+        rigkit::blocking::block_on(rig_files(&files, &free, bundled_on_cpu, None, |stage| {
             heard.push(stage)
         }))
         .unwrap();
@@ -240,6 +240,7 @@ fn rig_files_announces_every_stage_and_writes_a_rigged_glb() {
         &broken,
         &RigRequest::default(),
         bundled_on_cpu,
+        None,
         |_| {},
     ))
     .unwrap_err();

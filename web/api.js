@@ -44,7 +44,8 @@ export function rigkitApi(ctx) {
     get current() { return ctx.current; },
     jointPositions: () => app.jointPositions(),
     // Rigs `bytes` (a mesh, or a rigged file to rig anew) with options { template, maxInfluences, method,
-    // skeleton: { name, bytes } } — a rigged GLB or a BVH whose skeleton is adapted to the mesh.
+    // skeleton: { name, bytes } — a rigged GLB or a BVH whose skeleton is adapted to the mesh,
+    // helpers: false — carry a template on the rig worker alone, not spread over the cores }.
     rig: async (bytes, name, options = {}) => {
       await ctx.rigFiles([{ name, bytes }], options);
       return rigResult();

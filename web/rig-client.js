@@ -92,6 +92,7 @@ export function setupRigClient(ctx) {
         maxInfluences,
         method,
         onGpu: ctx.backend.kind === 'webgpu',
+        helpers: options.helpers !== false,
         skeleton: skeleton ? { name: skeleton.name, bytes: skeleton.bytes.slice() } : null,
       });
     } catch (e) {

@@ -17,18 +17,92 @@ async function startGpu(module) {
   return gpu;
 }
 
+// The wasm module compiled here once: this worker instantiates it, and so do its helpers.
+async function compile(binary) {
+  try {
+    return await WebAssembly.compileStreaming(fetch(binary));
+  } catch {
+    // A server that does not say application/wasm: compiled from the bytes.
+    return WebAssembly.compile(await (await fetch(binary)).arrayBuffer());
+  }
+}
+
 async function wasm(glue, binary) {
   if (!ready) {
-    ready = import(glue).then(async (module) => {
-      await module.default({ module_or_path: binary });
+    ready = Promise.all([import(glue), compile(binary)]).then(async ([module, compiled]) => {
+      await module.default({ module_or_path: compiled });
+      helpers = new Helpers(glue, compiled);
       return module;
     });
   }
   return ready;
 }
 
+// Workers that answer the template carry's jobs (carry-helper.js): one per core, at most
+// four. They end with this worker, so cancelling a rig stops them too.
+let helpers = null;
+
+class Helpers {
+  constructor(glue, compiled) {
+    const count = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+    this.idle = [];
+    this.queue = [];
+    this.pending = new Map();
+    this.jobs = 0;
+    for (let i = 0; i < count; i++) {
+      const helper = new Worker(new URL('carry-helper.js', import.meta.url), { type: 'module' });
+      helper.postMessage({ start: { glue, module: compiled } });
+      helper.onmessage = ({ data }) => this.answered(helper, data);
+      helper.onerror = (e) => this.failed(helper, e.message || 'a carry helper failed');
+      this.idle.push(helper);
+    }
+  }
+
+  // Each encoded job's encoded answer, in order (what the wasm's `spread` asks for).
+  run(jobs) {
+    return Promise.all(jobs.map((job) => new Promise((resolve, reject) => {
+      this.queue.push({ id: ++this.jobs, job, resolve, reject });
+      this.next();
+    })));
+  }
+
+  next() {
+    while (this.idle.length && this.queue.length) {
+      const helper = this.idle.pop();
+      const task = this.queue.shift();
+      this.pending.set(task.id, { ...task, helper });
+      helper.postMessage({ id: task.id, job: task.job }, [task.job.buffer]);
+    }
+  }
+
+  answered(helper, { id, answer, error }) {
+    const task = this.pending.get(id);
+    if (!task) return;
+    this.pending.delete(id);
+    if (error) task.reject(new Error(error));
+    else task.resolve(answer);
+    this.idle.push(helper);
+    this.next();
+  }
+
+  // A helper that died takes its job with it (the rig then carries it here); the rest go on.
+  failed(helper, message) {
+    for (const [id, task] of this.pending) {
+      if (task.helper === helper) {
+        this.pending.delete(id);
+        task.reject(new Error(message));
+      }
+    }
+    if (!this.idle.length && this.pending.size === 0) {
+      for (const task of this.queue.splice(0)) task.reject(new Error(message));
+    }
+  }
+}
+
 self.onmessage = async ({ data }) => {
   const { id, glue, binary, files, template, maxInfluences, skeleton, method, onGpu } = data;
+  // Helpers carry templates side by side unless the caller asked for this worker alone.
+  const spread = data.helpers === false ? undefined : (jobs) => helpers.run(jobs);
   try {
     const module = await wasm(glue, binary);
     // Only a rig that runs a network needs the GPU (Rust decides which do).
@@ -44,6 +118,7 @@ self.onmessage = async ({ data }) => {
       method || 'best',
       useGpu,
       (stage) => self.postMessage({ id, stage }),
+      spread,
     );
     self.postMessage(
       {

@@ -21,6 +21,9 @@ export interface RigOptions {
   name?: string;
   /** A skeleton to adapt instead of a template: a rigged .glb/.gltf/.vrm or a .bvh. */
   skeleton?: { name: string; bytes: Uint8Array };
+  /** Whether a template's bodies are carried side by side on helper workers, one per core
+   * (at most four): the same rig, sooner. Default true; false keeps the rig on one worker. */
+  helpers?: boolean;
 }
 
 /** Sparse skin weights: vertex v's influences are `joints[offsets[v]..offsets[v+1]]`. */

@@ -109,6 +109,7 @@ export class Rigger {
         maxInfluences: Number(options.maxInfluences || 4),
         method: options.method || 'best',
         onGpu: typeof navigator !== 'undefined' && 'gpu' in navigator,
+        helpers: options.helpers !== false,
         skeleton: options.skeleton ? { name: options.skeleton.name, bytes: options.skeleton.bytes.slice() } : null,
       });
     });

@@ -2,10 +2,10 @@
 // come from this cache, so rigkit opens and rigs without a network. Same-origin GETs only;
 // each is answered from the cache and refreshed in the background when the network is there.
 
-const CACHE = 'rigkit-v3';
+const CACHE = 'rigkit-v4';
 const SHELL = [
   './', 'index.html', 'rigkit.js', 'rigkit_bg.wasm', 'web/app.js', 'web/style.css',
-  'web/rig-worker.js', 'web/gpu.js', 'web/frames.js', 'web/ui.js', 'web/api.js',
+  'web/rig-worker.js', 'web/carry-helper.js', 'web/gpu.js', 'web/frames.js', 'web/ui.js', 'web/api.js',
   'web/input.js', 'web/rig-client.js', 'web/playback.js', 'web/edit-tools.js', 'web/steps.js', 'web/paint-tools.js', 'web/manifest.webmanifest', 'web/samples/human-zombie.glb',
 ];
 

@@ -205,6 +205,7 @@ fn rig_one(
                 &mut character,
                 request,
                 || networks.as_ref().map_err(Clone::clone),
+                None,
                 |_| {},
             ))?;
             if let (Some(names), Some(skeleton)) = (bone_names, character.skeleton.as_mut()) {

@@ -191,9 +191,14 @@ pub fn eval_fit(args: &[String]) -> Result<(), CliError> {
                     })
                     .collect();
                 let body = Body::of(&mesh, &AutoOptions::default())?;
-                let choice = recognise::choose(&recognition, &mesh, &body, |c| {
-                    rigs.iter().find(|(k, _)| *k == c).map(|(_, rig)| rig)
-                });
+                let template = |c| rigs.iter().find(|(k, _)| *k == c).map(|(_, rig)| rig);
+                let choice = rigkit::blocking::block_on(recognise::choose(
+                    &recognition,
+                    &mesh,
+                    &body,
+                    template,
+                    None,
+                ));
                 let how = if choice.by_fit { "by fit" } else { "sure" };
                 match choice.carried {
                     Some(carried) => {

@@ -4,7 +4,7 @@
 
 use super::{AUTO_CONFIDENCE, BodyClass, Recognition};
 use crate::mesh::Mesh;
-use crate::skeleton::{Body, Carried, TemplateRig, carry};
+use crate::skeleton::{Body, Carried, Spread, TemplateRig, carry, carry_spread};
 
 /// Plans whose templates are tried when the classifier is unsure: the likeliest this many…
 pub const TRIED: usize = 3;
@@ -32,28 +32,43 @@ pub struct Choice {
 /// plan when it is at least [`AUTO_CONFIDENCE`] sure (and not "other"); else, of its
 /// [`TRIED`] likeliest plans other than "other" that are at least [`PLAUSIBLE`], the one whose
 /// template bends least to fit, if that bends no more than [`FITS`]; else the free-form
-/// skeleton. `template` gives a plan's library template.
-pub fn choose<'t>(
+/// skeleton. `template` gives a plan's library template; templates are carried here, or with
+/// their bodies ranked and bent by `spread` (the page's helper workers).
+pub async fn choose<'t>(
     recognition: &Recognition,
     mesh: &Mesh,
     body: &Body,
     template: impl Fn(BodyClass) -> Option<&'t TemplateRig>,
+    spread: Option<&dyn Spread>,
 ) -> Choice {
+    let carried = async |rig: &TemplateRig| match spread {
+        Some(spread) => carry_spread(mesh, body, rig, spread).await,
+        None => carry(mesh, body, rig),
+    };
     let (best, p) = recognition.best();
     if p >= AUTO_CONFIDENCE {
         return Choice {
             class: best,
-            carried: template(best).map(|rig| carry(mesh, body, rig)),
+            carried: match template(best) {
+                Some(rig) => Some(carried(rig).await),
+                None => None,
+            },
             by_fit: false,
         };
     }
-    let fitted = recognition
-        .ranked()
-        .into_iter()
+    let mut fitted: Option<(BodyClass, Carried)> = None;
+    let plausible = (recognition.ranked().into_iter())
         .filter(|&(class, p)| class != BodyClass::Other && p >= PLAUSIBLE)
-        .take(TRIED)
-        .filter_map(|(class, _)| template(class).map(|rig| (class, carry(mesh, body, rig))))
-        .min_by(|a, b| a.1.cost.total_cmp(&b.1.cost));
+        .take(TRIED);
+    for (class, _) in plausible {
+        let Some(rig) = template(class) else {
+            continue;
+        };
+        let fit = carried(rig).await;
+        if (fitted.as_ref()).is_none_or(|(_, best)| fit.cost.total_cmp(&best.cost).is_lt()) {
+            fitted = Some((class, fit));
+        }
+    }
     match fitted {
         Some((class, carried)) if carried.cost <= FITS => Choice {
             class,

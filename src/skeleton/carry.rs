@@ -3,6 +3,9 @@
 
 use glam::{Mat3, Mat4, Quat, Vec3};
 
+use serde::{Deserialize, Serialize};
+
+use super::jobs::{self, Bend, Job, Rank, Spread};
 use super::register::POINTS;
 use super::warp::WARP_POINTS;
 use super::{Body, Interior, JOINT_MARGIN, TemplateRig, align, legs, register, warp};
@@ -65,82 +68,174 @@ pub struct Carried {
 /// carried the likeliest way that agrees; a stance is bent only that way, which saves most of
 /// the bending a humanoid's fifteen bodies would cost.
 pub fn carry(mesh: &Mesh, body: &Body, rig: &TemplateRig) -> Carried {
-    // The mesh's surface, sampled once for every body and overlay.
-    let target = register::surface_points(mesh, SAMPLES);
-    let target = target.as_deref();
-    let interior = body.interior(mesh);
-    let bodies: Vec<(&Skeleton, &Mesh, bool)> = std::iter::once((&rig.skeleton, &rig.mesh, false))
-        .chain(rig.bodies.iter().map(|b| (&b.skeleton, &b.mesh, b.stance)))
-        .collect();
-    // Every body ranks its overlays (an artist's bent, a stance's unbent) and they agree on
-    // which way the mesh stands and faces: one body may fit best upside down (a rabbit's long
-    // ears taken for legs) where most of the others do not.
-    let ranked: Vec<Ranked> = parallel::map(&bodies, |&(_, template_mesh, stance)| {
-        ranked(mesh, target, template_mesh, stance)
-    });
-    let preferred: Vec<(Mat3, f32)> = ranked.iter().filter_map(Ranked::preferred).collect();
-    let turn = agreed_turn(&preferred);
-    // Which joints lay inside each artist's body; a stance, baked from the body before it,
-    // keeps its joints where they were.
-    let mut was_inside: Vec<Vec<bool>> = Vec::with_capacity(bodies.len());
-    for &(skeleton, template_mesh, stance) in &bodies {
-        let inside = match was_inside.last() {
-            Some(last) if stance && last.len() == skeleton.joints.len() => last.clone(),
-            _ => inside_body(skeleton, template_mesh),
-        };
-        was_inside.push(inside);
-    }
-    // Each body bent the likeliest way that agrees; a stance is bent only that way, and only
-    // when it lies on the mesh, unbent, about as well as the stance that lies best. A body
-    // with no overlay the way the others agree on, or a stance left unbent, has no say (an
-    // infinite cost).
-    let unbent: Vec<(&Ranked, f32)> = (ranked.iter())
-        .map(|r| (r, turn.map_or(f32::INFINITY, |t| r.unbent(t))))
-        .collect();
-    let reach = UNBENT * unbent.iter().map(|u| u.1).fold(f32::INFINITY, f32::min);
-    let bends: Vec<Option<Fit>> = parallel::map(&unbent, |&(ranked, unbent)| match ranked {
-        Ranked::Bent(fits) => fits
-            .iter()
-            .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t)))
-            .cloned(),
-        Ranked::Overlaid { overlays, template } => turn
-            .filter(|_| unbent <= reach)
-            .zip(target)
-            .and_then(|(t, target)| bent_turned(overlays, t, mesh, target, template)),
-    });
-    let costs: Vec<f32> = (bends.iter())
-        .map(|f| f.as_ref().map_or(f32::INFINITY, |f| f.warp.cost))
-        .collect();
-    // Only bodies with a say are placed (placing keeps joints inside the mesh, which sums
-    // winding numbers): the first always, as its joints say which joints there are.
-    let work: Vec<_> = (bodies.iter().zip(&was_inside).zip(&bends))
-        .zip(says(&costs))
-        .enumerate()
-        .filter(|&(i, (_, say))| i == 0 || say >= SAY)
-        .map(|(_, (body, _))| body)
-        .collect();
-    let mut fits: Vec<(Carried, Vec<bool>)> =
-        parallel::map(&work, |&((&(skeleton, _, _), was_inside), fit)| {
-            // Without a fit, placed by the bounds at an infinite cost.
-            place(mesh, &interior, skeleton, was_inside, fit.as_ref())
-        });
-    let mut carried = if bodies.len() == 1
-        && let Some((own, _)) = fits.pop()
-    {
-        own
-    } else {
-        blend(&interior, fits)
-    };
-    if let Some(turn) = turn {
-        fit_hips(
-            &mut carried.skeleton,
-            upright(turn * Vec3::Y),
+    let carrying = Carrying::new(mesh, body, rig);
+    let ranked = parallel::map(&carrying.rank_jobs(), Rank::run);
+    let bends = carrying.bends(&ranked);
+    let bent = parallel::map(&bends.jobs, Bend::run);
+    carrying.finish(bends, bent)
+}
+
+/// [`carry`] with its bodies ranked and bent by `spread` (the page's helper workers): the
+/// same skeleton.
+pub async fn carry_spread(
+    mesh: &Mesh,
+    body: &Body,
+    rig: &TemplateRig,
+    spread: &dyn Spread,
+) -> Carried {
+    let carrying = Carrying::new(mesh, body, rig);
+    let ranked = jobs::run_all(&carrying.rank_jobs(), Some(spread)).await;
+    let bends = carrying.bends(&ranked);
+    let bent = jobs::run_all(&bends.jobs, Some(spread)).await;
+    carrying.finish(bends, bent)
+}
+
+/// A template on its way onto a mesh: the bodies it carries, and the mesh's surface.
+struct Carrying<'a> {
+    mesh: &'a Mesh,
+    body: &'a Body,
+    rig: &'a TemplateRig,
+    /// Each body's skeleton and mesh, and whether it is a stance.
+    bodies: Vec<(&'a Skeleton, &'a Mesh, bool)>,
+    /// The mesh's surface, sampled once for every body and overlay.
+    target: Option<Vec<Vec3>>,
+}
+
+/// The bodies' fits before the stances are bent: the turn they agree on, each artist body's
+/// fit that way, and the stances still to bend ([`Bend`], for the bodies `of`).
+struct Bends {
+    turn: Option<Mat3>,
+    fits: Vec<Option<Fit>>,
+    jobs: Vec<Bend>,
+    of: Vec<usize>,
+}
+
+impl<'a> Carrying<'a> {
+    fn new(mesh: &'a Mesh, body: &'a Body, rig: &'a TemplateRig) -> Self {
+        let bodies = std::iter::once((&rig.skeleton, &rig.mesh, false))
+            .chain(rig.bodies.iter().map(|b| (&b.skeleton, &b.mesh, b.stance)))
+            .collect();
+        Self {
+            mesh,
             body,
-            &interior,
             rig,
-        );
+            bodies,
+            target: register::surface_points(mesh, SAMPLES),
+        }
     }
-    carried
+
+    /// Every body ranks its overlays (an artist's bent, a stance's unbent), so that they can
+    /// agree on which way the mesh stands and faces: one body may fit best upside down (a
+    /// rabbit's long ears taken for legs) where most of the others do not.
+    fn rank_jobs(&self) -> Vec<Rank> {
+        (self.bodies.iter())
+            .map(|&(_, template_mesh, stance)| Rank {
+                target: self.target.clone(),
+                template: register::surface_points(template_mesh, SAMPLES),
+                stance,
+                size: self.mesh.bounds().longest_side(),
+            })
+            .collect()
+    }
+
+    /// The turn the bodies agree on, and each body the likeliest way that agrees; a stance
+    /// is bent only that way, and only when it lies on the mesh, unbent, about as well as the
+    /// stance that lies best. A body with no overlay the way the others agree on, or a stance
+    /// left unbent, has no say (an infinite cost).
+    fn bends(&self, ranked: &[Ranked]) -> Bends {
+        let preferred: Vec<(Mat3, f32)> = ranked.iter().filter_map(Ranked::preferred).collect();
+        let turn = agreed_turn(&preferred);
+        let unbent: Vec<f32> = (ranked.iter())
+            .map(|r| turn.map_or(f32::INFINITY, |t| r.unbent(t)))
+            .collect();
+        let reach = UNBENT * unbent.iter().copied().fold(f32::INFINITY, f32::min);
+        let mut bends = Bends {
+            turn,
+            fits: Vec::with_capacity(ranked.len()),
+            jobs: Vec::new(),
+            of: Vec::new(),
+        };
+        for (i, (ranked, &unbent)) in ranked.iter().zip(&unbent).enumerate() {
+            let fit = match ranked {
+                Ranked::Bent(fits) => fits
+                    .iter()
+                    .find(|f| turn.is_none_or(|t| alike(f.overlay.turn, t)))
+                    .cloned(),
+                Ranked::Overlaid { overlays, template } => {
+                    if let (Some(turn), Some(target), true) = (turn, &self.target, unbent <= reach)
+                    {
+                        bends.jobs.push(Bend {
+                            overlays: overlays.clone(),
+                            turn,
+                            target: target[..WARP_POINTS].to_vec(),
+                            template: template[..WARP_POINTS].to_vec(),
+                            size: self.mesh.bounds().longest_side(),
+                        });
+                        bends.of.push(i);
+                    }
+                    None
+                }
+            };
+            bends.fits.push(fit);
+        }
+        bends
+    }
+
+    /// The joints of every body with a say, blended ([`blend`]), the hips moved to the
+    /// mesh's legs; `bent` are the answers to `bends.jobs`.
+    fn finish(&self, bends: Bends, bent: Vec<Option<Fit>>) -> Carried {
+        let Bends {
+            turn, mut fits, of, ..
+        } = bends;
+        for (i, fit) in of.into_iter().zip(bent) {
+            fits[i] = fit;
+        }
+        let mesh = self.mesh;
+        let interior = self.body.interior(mesh);
+        // Which joints lay inside each artist's body; a stance, baked from the body before
+        // it, keeps its joints where they were.
+        let mut was_inside: Vec<Vec<bool>> = Vec::with_capacity(self.bodies.len());
+        for &(skeleton, template_mesh, stance) in &self.bodies {
+            let inside = match was_inside.last() {
+                Some(last) if stance && last.len() == skeleton.joints.len() => last.clone(),
+                _ => inside_body(skeleton, template_mesh),
+            };
+            was_inside.push(inside);
+        }
+        let costs: Vec<f32> = (fits.iter())
+            .map(|f| f.as_ref().map_or(f32::INFINITY, |f| f.warp.cost))
+            .collect();
+        // Only bodies with a say are placed (placing keeps joints inside the mesh, which sums
+        // winding numbers): the first always, as its joints say which joints there are.
+        let work: Vec<_> = (self.bodies.iter().zip(&was_inside).zip(&fits))
+            .zip(says(&costs))
+            .enumerate()
+            .filter(|&(i, (_, say))| i == 0 || say >= SAY)
+            .map(|(_, (body, _))| body)
+            .collect();
+        let mut placed: Vec<(Carried, Vec<bool>)> =
+            parallel::map(&work, |&((&(skeleton, _, _), was_inside), fit)| {
+                // Without a fit, placed by the bounds at an infinite cost.
+                place(mesh, &interior, skeleton, was_inside, fit.as_ref())
+            });
+        let mut carried = if self.bodies.len() == 1
+            && let Some((own, _)) = placed.pop()
+        {
+            own
+        } else {
+            blend(&interior, placed)
+        };
+        if let Some(turn) = turn {
+            fit_hips(
+                &mut carried.skeleton,
+                upright(turn * Vec3::Y),
+                self.body,
+                &interior,
+                self.rig,
+            );
+        }
+        carried
+    }
 }
 
 /// Files stand along an axis: an overlay a little askew (a pear-shaped body fits leaning)
@@ -256,8 +351,8 @@ fn says(costs: &[f32]) -> Vec<f32> {
 }
 
 /// One overlay of a template's body on the mesh, and its bend onto the mesh's surface.
-#[derive(Clone)]
-struct Fit {
+#[derive(Clone, Serialize, Deserialize)]
+pub(super) struct Fit {
     overlay: register::Overlay,
     warp: warp::Warp,
 }
@@ -283,7 +378,8 @@ fn agreed_turn(preferred: &[(Mat3, f32)]) -> Option<Mat3> {
 }
 
 /// A body's overlays on the mesh, the one it prefers first.
-enum Ranked {
+#[derive(Serialize, Deserialize)]
+pub(super) enum Ranked {
     /// An artist's body: every likely overlay bent onto the mesh.
     Bent(Vec<Fit>),
     /// A stance: its overlays by how far apart the surfaces stay, unbent (bending only the
@@ -319,13 +415,9 @@ impl Ranked {
     }
 }
 
-/// `template_mesh`'s overlays on `mesh` (whose surface samples are `target`), bent unless
-/// it is a `stance`.
-fn ranked(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh, stance: bool) -> Ranked {
-    let template = register::surface_points(template_mesh, SAMPLES);
-    let (Some(template), Some(target)) = (template, target) else {
-        return Ranked::Bent(Vec::new());
-    };
+/// A template body's overlays on the mesh (surface samples `template` and `target`; the
+/// mesh's longest side `size`), bent unless it is a `stance`.
+pub(super) fn ranked(target: &[Vec3], template: Vec<Vec3>, stance: bool, size: f32) -> Ranked {
     // Samples come in a fixed order, so the first few hundred are a sparser sampling of the
     // same surface: the overlay search takes fewer than the bend.
     let overlays = register::overlays(&template[..POINTS], &target[..POINTS]);
@@ -334,7 +426,6 @@ fn ranked(mesh: &Mesh, target: Option<&[Vec3]>, template_mesh: &Mesh, stance: bo
         return Ranked::Overlaid { overlays, template };
     }
     let template = template.as_slice();
-    let size = mesh.bounds().longest_side();
     let reach = LIKELY * overlays.first().map_or(f32::INFINITY, |o| o.1);
     let fits = (overlays.into_iter())
         .filter(|&(_, apart)| apart <= reach)
@@ -412,17 +503,16 @@ fn prefer<T>(
     overlays
 }
 
-/// Of a stance's `overlays` on `mesh` (whose surface samples are `target`; the stance's,
-/// `template`), those standing and facing as `turn` does, bent onto the mesh: the one that
-/// bends least.
-fn bent_turned(
+/// Of a stance's `overlays` on the mesh (whose longest side is `size` and surface samples
+/// `target`; the stance's, `template`), those standing and facing as `turn` does, bent onto
+/// the mesh: the one that bends least.
+pub(super) fn bent_turned(
     overlays: &[(register::Overlay, f32)],
     turn: Mat3,
-    mesh: &Mesh,
+    size: f32,
     target: &[Vec3],
     template: &[Vec3],
 ) -> Option<Fit> {
-    let size = mesh.bounds().longest_side();
     (overlays.iter())
         .filter(|(overlay, _)| alike(overlay.turn, turn))
         .map(|(overlay, _)| bent(*overlay, template, target, size))

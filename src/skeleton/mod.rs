@@ -13,6 +13,7 @@ mod chain;
 mod closest;
 mod curves;
 mod humanoid;
+mod jobs;
 mod joint_list;
 mod legs;
 mod level_sets;
@@ -22,8 +23,9 @@ mod register;
 mod warp;
 
 pub use auto::{ChainOptions, Interior};
-pub use carry::{Carried, carry};
+pub use carry::{Carried, carry, carry_spread};
 pub use humanoid::MIXAMO_PREFIX;
+pub use jobs::{Answers, JobError, Spread, answer};
 pub use level_sets::{ShellGraph, depth_inside, shell_graph};
 pub use library::{Library, stances};
 pub use register::{axis_turns, surface_points};

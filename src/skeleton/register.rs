@@ -50,7 +50,7 @@ pub fn axis_turns() -> Vec<Quat> {
 }
 
 /// `p ↦ turn · (stretch ⊙ (p − from)) + to`: the template's body onto the mesh's.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Overlay {
     pub turn: Mat3,
     pub stretch: Vec3,

@@ -2,13 +2,14 @@
 //! coarse to fine, that the template's joints then follow.
 
 use glam::{Vec3, Vec4};
+use serde::{Deserialize, Serialize};
 
 use super::closest::Closest;
 use super::register::chamfer;
 
 /// A smooth displacement of the overlaid template body onto the target surface: per surface
 /// point of the template, where it moved.
-#[derive(Clone)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct Warp {
     points: Vec<Vec3>,
     moves: Vec<Vec3>,

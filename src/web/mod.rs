@@ -7,6 +7,7 @@ mod edit;
 mod motion;
 mod paint;
 mod rig;
+mod spread;
 
 use std::sync::Arc;
 

@@ -22,6 +22,9 @@ pub fn rig_runs_networks(template: &str, method: &str, skeleton_given: bool) -> 
 /// voxelise, skeleton, skin, export }, device, recognised }` (milliseconds; device "webgpu" or
 /// "cpu" where a network ran, else ""; recognised, for template "auto", `{ plan, confidence,
 /// riggedAs, template }` with template null where the free-form skeleton was fitted); `on_progress(stage)` hears each stage as it begins.
+/// `spread`, when given, takes an array of encoded carry jobs and resolves to their answers
+/// (helper workers running `answerCarryJob`): a template's bodies are then carried side by
+/// side, to the same rig.
 #[wasm_bindgen(js_name = rigFiles)]
 #[allow(clippy::too_many_arguments)]
 pub async fn rig_files(
@@ -34,6 +37,7 @@ pub async fn rig_files(
     method: String,
     on_gpu: bool,
     on_progress: js_sys::Function,
+    spread: Option<js_sys::Function>,
 ) -> Result<JsValue, JsError> {
     let skeleton = skeleton_name.as_deref().zip(skeleton_bytes.as_deref());
     let request =
@@ -51,10 +55,17 @@ pub async fn rig_files(
         // A failing progress callback must not stop the rig.
         let _ = on_progress.call1(&JsValue::NULL, &JsValue::from_str(stage.name()));
     };
-    let (glb, report) =
-        crate::pipeline::rig_files(&InputFile::list(&files), &request, networks, progress)
-            .await
-            .map_err(js_error)?;
+    let helpers = spread.map(super::spread::Helpers);
+    let spread = helpers.as_ref().map(|h| h as &dyn crate::skeleton::Spread);
+    let (glb, report) = crate::pipeline::rig_files(
+        &InputFile::list(&files),
+        &request,
+        networks,
+        spread,
+        progress,
+    )
+    .await
+    .map_err(js_error)?;
     let recognised = match &report.recognised {
         Some(r) => {
             let (best, confidence) = r.recognition.best();

@@ -555,6 +555,23 @@ describe('without WebGPU (CPU fallback)', () => {
     assert.deepEqual(errors, []);
   });
 
+  // The page has no threads: a template's bodies are ranked and bent on helper workers, one
+  // per core. Spread or not, the rig is the same, joint for joint.
+  test('a humanoid carried on helper workers gets the skeleton the rig worker alone gives', async () => {
+    const { page, errors } = app;
+    const bytes = [...readData('eval/mannequiny.glb').bytes];
+    const rig = (helpers) => page.evaluate(async ([b, spread]) => {
+      const rig = await window.rigkit.rig(new Uint8Array(b), 'mannequiny.glb', { helpers: spread });
+      return { names: rig.names, joints: [...rig.joints], template: rig.recognised && rig.recognised.template };
+    }, [bytes, helpers]);
+    const alone = await rig(false);
+    const spread = await rig(true);
+    assert.equal(alone.template, 'rig-human');
+    assert.equal(alone.names.length, 66);
+    assert.deepEqual(spread, alone);
+    assert.deepEqual(errors, []);
+  });
+
   // A benchmark, not a timed assertion: the default rig of a humanoid (recognised, then the
   // human template carried on its fifteen bodies) on the CPU backend, three times (the first
   // reads the template library); the median goes to target/e2e/rig-humanoid-cpu.json.

@@ -1,0 +1,24 @@
+// A helper of the rig worker: answers the template carry's jobs (a body's overlays ranked, a
+// stance bent) with the same wasm module, compiled once by the rig worker and handed over,
+// so a default rig spreads over the machine's cores. Each job and answer is opaque bytes.
+
+let ready = null;
+
+self.onmessage = async ({ data }) => {
+  if (data.start) {
+    const { glue, module } = data.start;
+    ready = import(glue).then(async (glueModule) => {
+      await glueModule.default({ module_or_path: module });
+      return glueModule;
+    });
+    return;
+  }
+  const { id, job } = data;
+  try {
+    const wasm = await ready;
+    const answer = wasm.answerCarryJob(job);
+    self.postMessage({ id, answer }, [answer.buffer]);
+  } catch (e) {
+    self.postMessage({ id, error: e && e.message ? e.message : String(e) });
+  }
+};
