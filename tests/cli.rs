@@ -107,6 +107,50 @@ fn bad_input_fails_with_a_sentence_not_a_panic() {
     assert!(!ok && err.contains("unknown command 'frobnicate'"), "{err}");
 }
 
+/// `rigkit --help` lists what a user rigs with and points at the lab; `rigkit COMMAND --help`
+/// prints that command's usage and nothing else, successfully.
+#[test]
+fn help_shows_the_product_commands_and_each_commands_usage() {
+    let (ok, out, _) = rigkit(&["--help".as_ref()]);
+    assert!(ok);
+    for command in [
+        "rigkit rig MESH",
+        "rigkit skin",
+        "rigkit animate",
+        "rigkit convert",
+        "rigkit batch",
+        "rigkit info",
+    ] {
+        assert!(out.contains(command), "{command} missing from\n{out}");
+    }
+    assert!(
+        !out.contains("rigkit eval-fit") && !out.contains("rigkit train "),
+        "{out}"
+    );
+    assert!(out.contains("rigkit help lab"), "{out}");
+    let (ok, lab, _) = rigkit(&["help".as_ref(), "lab".as_ref()]);
+    assert!(
+        ok && lab.contains("rigkit eval-fit") && lab.contains("rigkit train "),
+        "{lab}"
+    );
+    assert!(!lab.contains("rigkit rig MESH"), "{lab}");
+    for args in [["rig", "--help"], ["rig", "-h"], ["help", "rig"]] {
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        let (ok, usage, err) = rigkit(&args);
+        assert!(ok, "{err}");
+        assert!(
+            usage.contains("rigkit rig MESH -o OUT.glb") && usage.contains("--template"),
+            "{usage}"
+        );
+        assert!(!usage.contains("rigkit skin"), "{usage}");
+    }
+    let (ok, usage, _) = rigkit(&["animate".as_ref(), "x.glb".as_ref(), "--help".as_ref()]);
+    assert!(
+        ok && usage.contains("rigkit animate") && usage.contains("--motion"),
+        "{usage}"
+    );
+}
+
 #[test]
 fn bench_import_reports_a_median() {
     let (ok, out, err) = rigkit(&[
