@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Strips a template GLB down to what template fitting reads: the meshes, skins and nodes.
 
-The library (src/skeleton/library.rs) keeps each template's skeleton and skinned body and
+The library (src/skeleton/carry/library.rs) keeps each template's skeleton and skinned body and
 nothing else, yet the files are compiled into the page's wasm: their clips and textures only
 weighed on it. This drops animations, images, textures, samplers and material texture
 references, then every accessor and buffer view left unreferenced, and writes the GLB back

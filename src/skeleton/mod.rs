@@ -1,34 +1,25 @@
 //! Skeleton fitting: joints placed inside a mesh that has none.
 //!
-//! `auto` works for any creature: a curve skeleton from the level sets of geodesic distance
-//! through the voxelised body, pruned and turned into a joint hierarchy rooted at the
-//! thickest part of the body.
+//! By concern: `curve` finds the curve skeleton of any body (level sets of geodesic
+//! distance through the voxelised body, pruned and turned into a joint hierarchy rooted at
+//! the thickest part); `templates` fits the humanoid, quadruped, bird and chain templates
+//! along it; `carry` carries a rigged template onto the mesh on its own bodies; `adapt`
+//! and `align` fit a skeleton the user gives. This module holds the types they share and
+//! picks one for a [`SkeletonSource`].
 
 mod adapt;
 mod align;
-mod auto;
-mod bird;
 mod carry;
-mod chain;
-mod closest;
-mod curves;
-mod humanoid;
-mod jobs;
-mod joint_list;
-mod legs;
-mod level_sets;
-mod library;
-mod quadruped;
-mod register;
-mod warp;
+mod curve;
+mod templates;
 
-pub use auto::{ChainOptions, Interior};
-pub use carry::{Carried, carry, carry_spread};
-pub use humanoid::MIXAMO_PREFIX;
-pub use jobs::{Answers, JobError, Spread, answer};
-pub use level_sets::{ShellGraph, depth_inside, shell_graph};
-pub use library::{Library, stances};
-pub use register::{axis_turns, surface_points};
+pub use carry::carrying::{Carried, carry, carry_spread};
+pub use carry::jobs::{Answers, JobError, Spread, answer};
+pub use carry::library::{Library, stances};
+pub use carry::register::{axis_turns, surface_points};
+pub use curve::auto::{ChainOptions, Interior};
+pub use curve::level_sets::{ShellGraph, depth_inside, shell_graph};
+pub use templates::humanoid::MIXAMO_PREFIX;
 
 use std::sync::OnceLock;
 
@@ -214,16 +205,13 @@ pub fn skeleton_in(
             if let Some(rig) = Library::shared().and_then(|l| l.matching(skeleton)) =>
         {
             // A skeleton-only copy of a library template: carried on the library's bodies.
-            Ok(keep_joints_of(
-                skeleton,
-                &carry::carry(mesh, body, rig).skeleton,
-            ))
+            Ok(keep_joints_of(skeleton, &carry(mesh, body, rig).skeleton))
         }
         SkeletonSource::Given(skeleton) if adapt::has_humanoid_names(skeleton) => {
             let fitted = fit_in(mesh, body, Template::Humanoid, options)?;
             adapt::adapt_humanoid(skeleton, &fitted)
         }
-        SkeletonSource::Rigged(rig) => Ok(carry::carry(mesh, body, rig).skeleton),
+        SkeletonSource::Rigged(rig) => Ok(carry(mesh, body, rig).skeleton),
         SkeletonSource::Given(skeleton) => {
             let interior = body.interior(mesh);
             Ok(align::align_to_bounds(
@@ -365,17 +353,23 @@ fn fit_in(
     let graph = shell_graph(&body.solid, &body.depth, options.shell_width.max(2.0));
     let longest = mesh.bounds().longest_side();
     let interior = body.interior(mesh);
-    let auto = auto::joints_from_graph(&graph, &interior, longest, &options.chains);
+    let auto = curve::auto::joints_from_graph(&graph, &interior, longest, &options.chains);
     if auto.joints.is_empty() {
         return Err(RigError::NoVolume);
     }
     match template {
         Template::FreeForm => Ok(auto),
-        Template::Humanoid => humanoid::fit_humanoid(&auto, longest, &|p| interior.inside(p)),
-        Template::Quadruped => quadruped::fit_quadruped(&auto, longest, &|p| interior.inside(p)),
-        Template::Chain => chain::fit_chain(&auto, longest, &|p| interior.inside(p)),
-        Template::Bird => bird::fit_bird(&auto, longest, &|p| interior.inside(p), &|p| {
-            interior.depth_at(p)
-        }),
+        Template::Humanoid => {
+            templates::humanoid::fit_humanoid(&auto, longest, &|p| interior.inside(p))
+        }
+        Template::Quadruped => {
+            templates::quadruped::fit_quadruped(&auto, longest, &|p| interior.inside(p))
+        }
+        Template::Chain => templates::chain::fit_chain(&auto, longest, &|p| interior.inside(p)),
+        Template::Bird => {
+            templates::bird::fit_bird(&auto, longest, &|p| interior.inside(p), &|p| {
+                interior.depth_at(p)
+            })
+        }
     }
 }

@@ -11,7 +11,7 @@ use glam::{Mat3, Vec3};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::carry::{Fit, Ranked, bent_turned, ranked};
+use super::carrying::{Fit, Ranked, bent_turned, ranked};
 use super::register::Overlay;
 use crate::parallel;
 
@@ -26,7 +26,7 @@ pub trait Spread {
 pub type Answers = Result<Vec<Vec<u8>>, String>;
 
 /// A piece of the carry that runs anywhere.
-pub(super) trait Job: Sync {
+pub(in crate::skeleton) trait Job: Sync {
     type Answer: Serialize + DeserializeOwned + Send;
     fn run(&self) -> Self::Answer;
     /// The job as [`answer`] reads it.
@@ -35,7 +35,7 @@ pub(super) trait Job: Sync {
 
 /// One body's overlays on the mesh, ranked; an artist's bent ([`ranked`]).
 #[derive(Serialize, Deserialize)]
-pub(super) struct Rank {
+pub(in crate::skeleton) struct Rank {
     /// The mesh's surface samples and the template body's (none for a body without surface).
     pub target: Option<Vec<Vec3>>,
     pub template: Option<Vec<Vec3>>,
@@ -62,7 +62,7 @@ impl Job for Rank {
 /// A stance's overlays that stand and face as `turn` does, bent onto the mesh: the one that
 /// bends least ([`bent_turned`]).
 #[derive(Serialize, Deserialize)]
-pub(super) struct Bend {
+pub(in crate::skeleton) struct Bend {
     pub overlays: Vec<(Overlay, f32)>,
     pub turn: Mat3,
     pub target: Vec<Vec3>,
@@ -88,7 +88,7 @@ impl Job for Bend {
 
 /// A job as it is sent (borrowed; encoded as [`Work`] is decoded).
 #[derive(Serialize)]
-pub(super) enum WorkRef<'a> {
+pub(in crate::skeleton) enum WorkRef<'a> {
     Rank(&'a Rank),
     Bend(&'a Bend),
 }
@@ -118,7 +118,10 @@ pub fn answer(job: &[u8]) -> Result<Vec<u8>, JobError> {
 
 /// Every job's answer, in order: run here side by side ([`parallel::map`]) or, given a
 /// `spread`, encoded and answered there (here after all if that fails).
-pub(super) async fn run_all<J: Job>(jobs: &[J], spread: Option<&dyn Spread>) -> Vec<J::Answer> {
+pub(in crate::skeleton) async fn run_all<J: Job>(
+    jobs: &[J],
+    spread: Option<&dyn Spread>,
+) -> Vec<J::Answer> {
     if let Some(spread) = spread
         && !jobs.is_empty()
         && let Some(answers) = run_spread(jobs, spread).await
@@ -146,7 +149,7 @@ async fn run_spread<J: Job>(jobs: &[J], spread: &dyn Spread) -> Option<Vec<J::An
 mod tests {
     use super::*;
     use crate::mesh::probe_creature;
-    use crate::skeleton::register::surface_points;
+    use crate::skeleton::surface_points;
 
     /// Answers jobs as a helper worker would: each encoded, answered from its bytes.
     struct Encoded;

@@ -10,13 +10,13 @@
 
 use glam::Vec3;
 
-use super::RigError;
-use super::curves::{
+use super::joint_list::JointList;
+use crate::rig::{JointId, Skeleton};
+use crate::skeleton::RigError;
+use crate::skeleton::curve::curves::{
     Path, bend_between, common_prefix, evenly_spaced, left_first, length, limb_from,
     point_at_fraction, point_at_length, route, tip_paths_and_root, up_to,
 };
-use super::joint_list::JointList;
-use crate::rig::{JointId, Skeleton};
 
 /// More tips than this is not searched.
 const MAX_TIPS: usize = 16;

@@ -8,10 +8,12 @@ use serde::{Deserialize, Serialize};
 use super::jobs::{self, Bend, Job, Rank, Spread};
 use super::register::POINTS;
 use super::warp::WARP_POINTS;
-use super::{Body, Interior, JOINT_MARGIN, TemplateRig, align, legs, register, warp};
+use super::{register, warp};
 use crate::mesh::{Mesh, winding_number};
 use crate::parallel;
 use crate::rig::Skeleton;
+use crate::skeleton::templates::legs;
+use crate::skeleton::{Body, Interior, JOINT_MARGIN, TemplateRig, align};
 
 /// Overlays whose bending costs are within this ratio of the least are told apart by the
 /// feet.
@@ -271,7 +273,7 @@ fn fit_hips(
     let Some(fork) = legs::fork(&body.solid, up) else {
         return;
     };
-    let options = super::AutoOptions::default();
+    let options = crate::skeleton::AutoOptions::default();
     let (template_body, _) = crate::volume::capped_solid(
         &rig.mesh.positions,
         &rig.mesh.triangles,
@@ -352,7 +354,7 @@ fn says(costs: &[f32]) -> Vec<f32> {
 
 /// One overlay of a template's body on the mesh, and its bend onto the mesh's surface.
 #[derive(Clone, Serialize, Deserialize)]
-pub(super) struct Fit {
+pub(in crate::skeleton) struct Fit {
     overlay: register::Overlay,
     warp: warp::Warp,
 }
@@ -379,7 +381,7 @@ fn agreed_turn(preferred: &[(Mat3, f32)]) -> Option<Mat3> {
 
 /// A body's overlays on the mesh, the one it prefers first.
 #[derive(Serialize, Deserialize)]
-pub(super) enum Ranked {
+pub(in crate::skeleton) enum Ranked {
     /// An artist's body: every likely overlay bent onto the mesh.
     Bent(Vec<Fit>),
     /// A stance: its overlays by how far apart the surfaces stay, unbent (bending only the
@@ -417,7 +419,12 @@ impl Ranked {
 
 /// A template body's overlays on the mesh (surface samples `template` and `target`; the
 /// mesh's longest side `size`), bent unless it is a `stance`.
-pub(super) fn ranked(target: &[Vec3], template: Vec<Vec3>, stance: bool, size: f32) -> Ranked {
+pub(in crate::skeleton) fn ranked(
+    target: &[Vec3],
+    template: Vec<Vec3>,
+    stance: bool,
+    size: f32,
+) -> Ranked {
     // Samples come in a fixed order, so the first few hundred are a sparser sampling of the
     // same surface: the overlay search takes fewer than the bend.
     let overlays = register::overlays(&template[..POINTS], &target[..POINTS]);
@@ -506,7 +513,7 @@ fn prefer<T>(
 /// Of a stance's `overlays` on the mesh (whose longest side is `size` and surface samples
 /// `target`; the stance's, `template`), those standing and facing as `turn` does, bent onto
 /// the mesh: the one that bends least.
-pub(super) fn bent_turned(
+pub(in crate::skeleton) fn bent_turned(
     overlays: &[(register::Overlay, f32)],
     turn: Mat3,
     size: f32,

@@ -29,7 +29,7 @@ const SHORTER: f32 = 0.3;
 
 /// Heights along a body's up direction: its lowest point and where its legs join.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Fork {
+pub(in crate::skeleton) struct Fork {
     pub ground: f32,
     pub crotch: f32,
 }
@@ -38,7 +38,7 @@ pub(super) struct Fork {
 /// slices, each followed up slice by slice (a voxel thick) through the piece it overlaps most,
 /// the height at which both are the same piece. `None` for a body that does not stand on two
 /// feet, or whose legs do not join low enough.
-pub(super) fn fork(solid: &Solid, up: Vec3) -> Option<Fork> {
+pub(in crate::skeleton) fn fork(solid: &Solid, up: Vec3) -> Option<Fork> {
     let up = up.normalize_or_zero();
     if up == Vec3::ZERO {
         return None;
@@ -196,7 +196,7 @@ fn overlap(piece: &HashSet<IVec2>, other: &HashSet<IVec2>) -> usize {
 /// or shrinks to the neck, the arms and head stay. Only when that shortens the legs by more
 /// than [`SHORTER`]; unchanged (and `false`) otherwise, or for a skeleton without named hips,
 /// legs, feet and neck. Joints moved keep inside the mesh as `keep_inside` keeps them.
-pub(super) fn fit_hips(
+pub(in crate::skeleton) fn fit_hips(
     skeleton: &mut Skeleton,
     up: Vec3,
     fork: Fork,
@@ -294,7 +294,7 @@ enum Part {
 }
 
 /// Whether `skeleton` names the joints [`fit_hips`] moves by.
-pub(super) fn has_legs(skeleton: &Skeleton) -> bool {
+pub(in crate::skeleton) fn has_legs(skeleton: &Skeleton) -> bool {
     Legs::of(skeleton).is_some()
 }
 

@@ -10,13 +10,13 @@
 
 use glam::{Mat4, Vec3};
 
-use super::RigError;
-use super::curves::{
+use super::joint_list::JointList;
+use crate::rig::{JointId, Skeleton};
+use crate::skeleton::RigError;
+use crate::skeleton::curve::curves::{
     Path, arc_of_nearest, arc_where, bend_between, common_prefix, departure, left_first, length,
     limb_from, point_at_fraction, point_at_length, reject, tip_paths_and_root,
 };
-use super::joint_list::JointList;
-use crate::rig::{JointId, Skeleton};
 
 /// More tips than this (a creature with many legs or spikes) is not searched for a humanoid.
 const MAX_TIPS: usize = 16;

@@ -4,10 +4,12 @@
 
 use glam::Vec3;
 
-use super::RigError;
-use super::curves::{Path, arc_of_nearest, evenly_spaced, length, route, tip_paths_and_root};
 use super::joint_list::JointList;
 use crate::rig::Skeleton;
+use crate::skeleton::RigError;
+use crate::skeleton::curve::curves::{
+    Path, arc_of_nearest, evenly_spaced, length, route, tip_paths_and_root,
+};
 
 /// Bone length along the chain, as a share of the mesh's longest side.
 const BONE: f32 = 0.06;

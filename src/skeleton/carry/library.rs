@@ -3,11 +3,11 @@
 //! is fitted by carrying it on its body ([`super::carry`]) and its motion library plays on
 //! the result by joint name.
 
-use super::{TemplateBody, TemplateRig};
 use crate::anim::proportions::{chibi, lower_arms};
 use crate::io::ImportError;
 use crate::mesh::Mesh;
 use crate::rig::Skeleton;
+use crate::skeleton::{TemplateBody, TemplateRig};
 use crate::{Character, Limits};
 
 /// Arms lowered from a humanoid body's T-pose by these angles (degrees): most characters come
@@ -64,55 +64,55 @@ pub struct Library {
 const BUNDLED: [(&str, &[u8]); 13] = [
     (
         "rig-human",
-        include_bytes!("../../models/templates/rig-human.glb"),
+        include_bytes!("../../../models/templates/rig-human.glb"),
     ),
     (
         "rig-human",
-        include_bytes!("../../models/templates/rig-human-female.glb"),
+        include_bytes!("../../../models/templates/rig-human-female.glb"),
     ),
     (
         "rig-human",
-        include_bytes!("../../models/templates/rig-human-zombie.glb"),
+        include_bytes!("../../../models/templates/rig-human-zombie.glb"),
     ),
     (
         "rig-fox",
-        include_bytes!("../../models/templates/rig-fox.glb"),
+        include_bytes!("../../../models/templates/rig-fox.glb"),
     ),
     (
         "rig-fox",
-        include_bytes!("../../models/templates/rig-fox-dog.glb"),
+        include_bytes!("../../../models/templates/rig-fox-dog.glb"),
     ),
     (
         "rig-fox",
-        include_bytes!("../../models/templates/rig-fox-horse.glb"),
+        include_bytes!("../../../models/templates/rig-fox-horse.glb"),
     ),
     (
         "rig-horse",
-        include_bytes!("../../models/templates/rig-horse.glb"),
+        include_bytes!("../../../models/templates/rig-horse.glb"),
     ),
     (
         "rig-bird",
-        include_bytes!("../../models/templates/rig-bird.glb"),
+        include_bytes!("../../../models/templates/rig-bird.glb"),
     ),
     (
         "rig-dragon",
-        include_bytes!("../../models/templates/rig-dragon.glb"),
+        include_bytes!("../../../models/templates/rig-dragon.glb"),
     ),
     (
         "rig-kaiju",
-        include_bytes!("../../models/templates/rig-kaiju.glb"),
+        include_bytes!("../../../models/templates/rig-kaiju.glb"),
     ),
     (
         "rig-shark",
-        include_bytes!("../../models/templates/rig-shark.glb"),
+        include_bytes!("../../../models/templates/rig-shark.glb"),
     ),
     (
         "rig-snake",
-        include_bytes!("../../models/templates/rig-snake.glb"),
+        include_bytes!("../../../models/templates/rig-snake.glb"),
     ),
     (
         "rig-spider",
-        include_bytes!("../../models/templates/rig-spider.glb"),
+        include_bytes!("../../../models/templates/rig-spider.glb"),
     ),
 ];
 

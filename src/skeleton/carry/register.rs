@@ -14,7 +14,7 @@ use crate::mesh::Mesh;
 use crate::random::Rng;
 
 /// Surface points per body.
-pub(super) const POINTS: usize = 600;
+pub(in crate::skeleton) const POINTS: usize = 600;
 /// Yaw steps about the template's up in a whole turn (of which the overlay search takes those
 /// below a quarter turn: a quarter-turn yaw is itself an axis turn).
 const YAWS: usize = 12;
@@ -284,7 +284,7 @@ pub fn nearest_rotation(m: Mat3) -> Mat3 {
 
 /// Mean distance from each point to the other set's nearest, both ways; `to_b` finds
 /// points of `b`.
-pub(super) fn chamfer(a: &[Vec3], b: &[Vec3], to_b: &Closest) -> f32 {
+pub(in crate::skeleton) fn chamfer(a: &[Vec3], b: &[Vec3], to_b: &Closest) -> f32 {
     turned_chamfer(a, &Closest::new(a), b, to_b, Mat3::IDENTITY)
 }
 

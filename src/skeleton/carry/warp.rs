@@ -118,7 +118,7 @@ fn smoothed(values: &[Vec4], row: &[(u32, f32)]) -> Vec4 {
     (sums[0] + sums[1]) + (sums[2] + sums[3]) + rest
 }
 
-pub(super) const WARP_POINTS: usize = 1000;
+pub(in crate::skeleton) const WARP_POINTS: usize = 1000;
 
 /// Per point, its neighbours within three widths and their Gaussian weights, in the order of
 /// the points, as one list with where each point's row starts (one allocation: the widest
