@@ -40,7 +40,8 @@ function showProgress(stage) {
 
 export function setupRigClient(ctx) {
   const { app } = ctx;
-  // The worker (created on first use, terminated to cancel) and the job it is running.
+  // The worker (started when the page is idle or on first use, terminated to cancel) and the
+  // job it is running.
   let worker = null;
   let jobs = 0;
   let cancelRig = null;
@@ -48,9 +49,25 @@ export function setupRigClient(ctx) {
   // to the mesh on the next rig.
   let skeletonFile = null;
 
+  function startWorker() {
+    if (!worker) worker = new Worker(new URL('rig-worker.js', import.meta.url), { type: 'module' });
+    return worker;
+  }
+
+  // Once the page is idle the worker starts (module compiled, helpers started, templates read),
+  // so that the first rig takes as long as the next.
+  const idle = window.requestIdleCallback || ((f) => setTimeout(f, 500));
+  idle(() => {
+    try {
+      startWorker().postMessage({ warm: true, ...moduleUrls() });
+    } catch {
+      // No module to warm (a page without the wasm preloads): the first rig starts it.
+    }
+  });
+
   // Runs one job in the worker; resolves to its `{ glb, timings, device, recognised }`.
   function runInWorker(message) {
-    if (!worker) worker = new Worker(new URL('rig-worker.js', import.meta.url), { type: 'module' });
+    startWorker();
     const id = ++jobs;
     return new Promise((resolve, reject) => {
       cancelRig = () => {

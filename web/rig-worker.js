@@ -100,6 +100,12 @@ class Helpers {
 }
 
 self.onmessage = async ({ data }) => {
+  // Sent while the page is idle: compile the module, start the helpers, read the template
+  // library and load the networks, so the first rig starts warm.
+  if (data.warm) {
+    wasm(data.glue, data.binary).then((module) => module.warmRig(), () => {});
+    return;
+  }
   const { id, glue, binary, files, template, maxInfluences, skeleton, method, onGpu } = data;
   // Helpers carry templates side by side unless the caller asked for this worker alone.
   const spread = data.helpers === false ? undefined : (jobs) => helpers.run(jobs);

@@ -8,6 +8,16 @@ use crate::compute::NetworksOn::{Cpu, FasterDevice};
 use crate::io::InputFile;
 use crate::pipeline::{Methods, RigRequest, StageTimes};
 
+/// Reads the compiled-in template library and loads the networks on the CPU now, so that the
+/// first rig does not wait for them (the page's rig worker calls this while the page is idle).
+#[wasm_bindgen(js_name = warmRig)]
+pub fn warm_rig() {
+    #[cfg(feature = "templates")]
+    let _ = crate::skeleton::Library::shared();
+    // A failure here is the first rig's to report.
+    let _ = super::device::networks(Cpu);
+}
+
 /// Whether rigging with `template` (or a given skeleton file) by `method` runs a network, so
 /// the worker starts a GPU only when one will be used.
 #[wasm_bindgen(js_name = rigRunsNetworks)]
