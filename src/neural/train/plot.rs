@@ -6,7 +6,7 @@ use std::path::Path;
 
 use image::{Rgb, RgbImage};
 
-use super::run::LogEntry;
+use super::log::LogEntry;
 
 const WIDTH: u32 = 640;
 const HEIGHT: u32 = 360;

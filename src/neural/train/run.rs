@@ -10,6 +10,7 @@ use burn::module::Module;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor};
 
+use super::log::{LogEntry, read_log, to_csv};
 use super::plot::plot_losses;
 use crate::random::Rng;
 
@@ -34,14 +35,6 @@ impl TrainOptions {
             out,
         }
     }
-}
-
-/// One logged point: the mean training loss since the previous entry and the validation score.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LogEntry {
-    pub step: usize,
-    pub loss: f32,
-    pub validation: f32,
 }
 
 /// The files of a run in `out`.
@@ -143,28 +136,7 @@ fn save(
         .save(optimizer_path(out))
         .map_err(|e| fail("optimiser state", &e))?;
     let mut file = std::fs::File::create(log_path(out)).map_err(|e| fail("log", &e))?;
-    let mut text = String::from("step,loss,validation\n");
-    for e in log {
-        text.push_str(&format!("{},{},{}\n", e.step, e.loss, e.validation));
-    }
-    file.write_all(text.as_bytes())
+    file.write_all(to_csv(log).as_bytes())
         .map_err(|e| fail("log", &e))?;
     plot_losses(log, &out.join("loss.png")).map_err(|e| fail("loss curve", &e))
-}
-
-fn read_log(path: &Path) -> Vec<LogEntry> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Vec::new();
-    };
-    text.lines()
-        .skip(1)
-        .filter_map(|line| {
-            let mut it = line.split(',');
-            Some(LogEntry {
-                step: it.next()?.parse().ok()?,
-                loss: it.next()?.parse().ok()?,
-                validation: it.next()?.parse().ok()?,
-            })
-        })
-        .collect()
 }

@@ -8,7 +8,8 @@ use std::path::Path;
 use burn::tensor::{Device, Tensor, TensorData};
 
 use super::corpus::{CorpusPlan, examples};
-use super::run::{LogEntry, TrainOptions, train};
+use super::log::LogEntry;
+use super::run::{TrainOptions, train};
 use crate::compute::cpu_device;
 use crate::eval::skin_metrics;
 use crate::neural::{CANDIDATES, SkinInputs, SkinNet, SkinTensors, skin_inputs, skin_weights_from};
