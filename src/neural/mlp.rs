@@ -24,11 +24,10 @@ impl Mlp {
 
     /// Applies the layers to the last dimension of `x`.
     pub fn forward<const D: usize>(&self, x: Tensor<D>) -> Tensor<D> {
-        let last = self.layers.len().saturating_sub(1);
-        self.layers.iter().enumerate().fold(x, |x, (i, layer)| {
-            let y = layer.forward(x);
-            if i < last { relu(y) } else { y }
-        })
+        match self.layers.first() {
+            Some(first) => self.forward_after_first(first.forward(x)),
+            None => x,
+        }
     }
 
     /// The first layer's weights, `[input, output]`, and its bias: a caller whose input is

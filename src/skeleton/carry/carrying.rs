@@ -86,9 +86,9 @@ pub async fn carry_spread(
     spread: &dyn Spread,
 ) -> Carried {
     let carrying = Carrying::new(mesh, body, rig);
-    let ranked = jobs::run_all(&carrying.rank_jobs(), Some(spread)).await;
+    let ranked = jobs::run_all(&carrying.rank_jobs(), spread).await;
     let bends = carrying.bends(&ranked);
-    let bent = jobs::run_all(&bends.jobs, Some(spread)).await;
+    let bent = jobs::run_all(&bends.jobs, spread).await;
     carrying.finish(bends, bent)
 }
 
@@ -101,6 +101,8 @@ struct Carrying<'a> {
     bodies: Vec<(&'a Skeleton, &'a Mesh, bool)>,
     /// The mesh's surface, sampled once for every body and overlay.
     target: Option<Vec<Vec3>>,
+    /// The mesh's longest side, which bends are measured against.
+    size: f32,
 }
 
 /// The bodies' fits before the stances are bent: the turn they agree on, each artist body's
@@ -123,6 +125,7 @@ impl<'a> Carrying<'a> {
             rig,
             bodies,
             target: register::surface_points(mesh, SAMPLES),
+            size: mesh.bounds().longest_side(),
         }
     }
 
@@ -135,7 +138,7 @@ impl<'a> Carrying<'a> {
                 target: self.target.clone(),
                 template: register::surface_points(template_mesh, SAMPLES),
                 stance,
-                size: self.mesh.bounds().longest_side(),
+                size: self.size,
             })
             .collect()
     }
@@ -171,7 +174,7 @@ impl<'a> Carrying<'a> {
                             turn,
                             target: target[..WARP_POINTS].to_vec(),
                             template: template[..WARP_POINTS].to_vec(),
-                            size: self.mesh.bounds().longest_side(),
+                            size: self.size,
                         });
                         bends.of.push(i);
                     }

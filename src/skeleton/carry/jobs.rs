@@ -116,14 +116,13 @@ pub fn answer(job: &[u8]) -> Result<Vec<u8>, JobError> {
     })
 }
 
-/// Every job's answer, in order: run here side by side ([`parallel::map`]) or, given a
-/// `spread`, encoded and answered there (here after all if that fails).
+/// Every job's answer, in order: encoded and answered by `spread`, or here side by side
+/// ([`parallel::map`]) if that fails.
 pub(in crate::skeleton) async fn run_all<J: Job>(
     jobs: &[J],
-    spread: Option<&dyn Spread>,
+    spread: &dyn Spread,
 ) -> Vec<J::Answer> {
-    if let Some(spread) = spread
-        && !jobs.is_empty()
+    if !jobs.is_empty()
         && let Some(answers) = run_spread(jobs, spread).await
     {
         return answers;
@@ -180,8 +179,8 @@ mod tests {
                 size: posed.bounds().longest_side(),
             })
             .collect();
-        let here = crate::blocking::block_on(run_all(&jobs, None));
-        let there = crate::blocking::block_on(run_all(&jobs, Some(&Encoded)));
+        let here = parallel::map(&jobs, Rank::run);
+        let there = crate::blocking::block_on(run_all(&jobs, &Encoded));
         assert_eq!(
             postcard::to_allocvec(&here).ok(),
             postcard::to_allocvec(&there).ok()

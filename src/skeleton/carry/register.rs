@@ -343,17 +343,7 @@ fn bounded_chamfer(
 /// [`GUESS`] points, so the good ones come first; dropped turns that could still be taken
 /// once all are known are summed whole, so the turns are those of summing every turn.
 fn basin_starts(a: &[Vec3], to_a: &Closest, b: &[Vec3], to_b: &Closest) -> Vec<Mat3> {
-    // A yaw by a quarter turn is itself an axis turn, so the yaws below a quarter reach every
-    // turn the full circle would, once.
-    let turns: Vec<Mat3> = axis_turns()
-        .into_iter()
-        .flat_map(|turn| {
-            (0..YAWS / 4).map(move |k| {
-                let yaw = Quat::from_rotation_y(k as f32 * std::f32::consts::TAU / YAWS as f32);
-                Mat3::from_quat(turn * yaw)
-            })
-        })
-        .collect();
+    let turns = candidate_turns();
     let guess = &a[..a.len().min(GUESS)];
     let mut order: Vec<(f32, usize)> = (turns.iter().enumerate())
         .map(|(i, turn)| {
@@ -389,6 +379,20 @@ fn basin_starts(a: &[Vec3], to_a: &Closest, b: &[Vec3], to_b: &Closest) -> Vec<M
     taken(&turns, &summed)
         .into_iter()
         .map(|(_, i)| turns[i])
+        .collect()
+}
+
+/// Every axis turn yawed about the template's up in [`YAWS`] steps below a quarter turn: a
+/// yaw by a quarter turn is itself an axis turn, so these reach every turn the full circle
+/// would, once.
+fn candidate_turns() -> Vec<Mat3> {
+    (axis_turns().into_iter())
+        .flat_map(|turn| {
+            (0..YAWS / 4).map(move |k| {
+                let yaw = Quat::from_rotation_y(k as f32 * std::f32::consts::TAU / YAWS as f32);
+                Mat3::from_quat(turn * yaw)
+            })
+        })
         .collect()
 }
 
@@ -578,14 +582,7 @@ mod tests {
         ] {
             let (a, b) = (points(a), points(b));
             let (to_a, to_b) = (Closest::new(&a), Closest::new(&b));
-            let turns: Vec<Mat3> = (axis_turns().into_iter())
-                .flat_map(|turn| {
-                    (0..YAWS / 4).map(move |k| {
-                        let yaw = k as f32 * std::f32::consts::TAU / YAWS as f32;
-                        Mat3::from_quat(turn * Quat::from_rotation_y(yaw))
-                    })
-                })
-                .collect();
+            let turns = candidate_turns();
             let all: Vec<(f32, usize)> = (turns.iter().enumerate())
                 .map(|(i, t)| (turned_chamfer(&a, &to_a, &b, &to_b, *t), i))
                 .collect();
