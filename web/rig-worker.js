@@ -45,6 +45,7 @@ let helpers = null;
 class Helpers {
   constructor(glue, compiled) {
     const count = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+    this.alive = new Set();
     this.idle = [];
     this.queue = [];
     this.pending = new Map();
@@ -54,12 +55,14 @@ class Helpers {
       helper.postMessage({ start: { glue, module: compiled } });
       helper.onmessage = ({ data }) => this.answered(helper, data);
       helper.onerror = (e) => this.failed(helper, e.message || 'a carry helper failed');
+      this.alive.add(helper);
       this.idle.push(helper);
     }
   }
 
   // Each encoded job's encoded answer, in order (what the wasm's `spread` asks for).
   run(jobs) {
+    if (!this.alive.size) return Promise.reject(new Error('no carry helper is running'));
     return Promise.all(jobs.map((job) => new Promise((resolve, reject) => {
       this.queue.push({ id: ++this.jobs, job, resolve, reject });
       this.next();
@@ -85,15 +88,19 @@ class Helpers {
     this.next();
   }
 
-  // A helper that died takes its job with it (the rig then carries it here); the rest go on.
+  // A helper that died takes its job with it (the rig then carries it here) and gets no more;
+  // the rest go on, and when none is left the jobs still waiting are refused too.
   failed(helper, message) {
+    helper.terminate();
+    this.alive.delete(helper);
+    this.idle = this.idle.filter((h) => h !== helper);
     for (const [id, task] of this.pending) {
       if (task.helper === helper) {
         this.pending.delete(id);
         task.reject(new Error(message));
       }
     }
-    if (!this.idle.length && this.pending.size === 0) {
+    if (!this.alive.size) {
       for (const task of this.queue.splice(0)) task.reject(new Error(message));
     }
   }
