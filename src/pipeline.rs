@@ -396,31 +396,50 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
         skeleton = n.refine_skeleton_async(mesh, &skeleton).await?;
     }
     progress(Stage::Skin);
-    // A large mesh is skinned on a proxy, and each vertex takes its cluster's weights.
-    let proxy = Proxy::of(mesh, PROXY_VERTICES);
-    let skinned = proxy.as_ref().map_or(mesh, |p| &p.mesh);
-    let skin = match &networks {
-        Some(n) if request.methods.skin == Method::Neural => {
-            n.skin_async(skinned, &skeleton, request.max_influences)
-                .await?
-        }
-        _ => {
-            let options = SkinOptions {
-                max_influences: request.max_influences,
-                ..SkinOptions::default()
-            };
-            geodesic_skin(skinned, &skeleton, &options)?
-        }
-    };
-    let skin = match &proxy {
-        Some(proxy) => proxy.carry(&skin),
-        None => skin,
-    };
+    let skin = skin_weights(
+        mesh,
+        &skeleton,
+        request.methods.skin,
+        request.max_influences,
+        networks.as_deref(),
+    )
+    .await?;
     character.skeleton = Some(skeleton);
     character.skin = Some(skin);
     character.animations.clear();
     character.humanoid.clear();
     Ok(RigReport { recognised })
+}
+
+/// Skin weights for `skeleton` on `mesh` by `method` (the skinning head needs `networks`;
+/// without them the weights are geometric), at most `max_influences` a vertex. A mesh over
+/// [`PROXY_VERTICES`] is skinned on a proxy and each vertex takes its cluster's weights, so
+/// the cost grows with the proxy, not the input.
+async fn skin_weights(
+    mesh: &crate::mesh::Mesh,
+    skeleton: &crate::rig::Skeleton,
+    method: Method,
+    max_influences: usize,
+    networks: Option<&Networks>,
+) -> Result<crate::rig::SkinWeights, PipelineError> {
+    let proxy = Proxy::of(mesh, PROXY_VERTICES);
+    let skinned = proxy.as_ref().map_or(mesh, |p| &p.mesh);
+    let skin = match networks {
+        Some(n) if method == Method::Neural => {
+            n.skin_async(skinned, skeleton, max_influences).await?
+        }
+        _ => {
+            let options = SkinOptions {
+                max_influences,
+                ..SkinOptions::default()
+            };
+            geodesic_skin(skinned, skeleton, &options)?
+        }
+    };
+    Ok(match &proxy {
+        Some(proxy) => proxy.carry(&skin),
+        None => skin,
+    })
 }
 
 /// [`rig_character_async`] with the shipped networks on the CPU, blocking until done.
@@ -478,6 +497,51 @@ pub async fn rig_files<N: Deref<Target = Networks>>(
         ..ExportOptions::default()
     };
     Ok((export_glb(&character, &options)?, report))
+}
+
+/// A rigged file in, the same rig with new skin weights out (`rigkit skin` in the page and
+/// the packages): the skeleton, its names, bind pose and clips are kept; the weights are
+/// computed by `method` (`networks` is called only for the skinning head) and exported with
+/// `max_influences` per vertex. `progress` hears parse, skin and export.
+///
+/// # Errors
+/// [`crate::Error`] when the files do not read, have no skeleton, or a stage fails.
+pub async fn skin_files<N: Deref<Target = Networks>>(
+    files: &[InputFile<'_>],
+    method: Method,
+    max_influences: usize,
+    networks: impl FnOnce() -> Result<N, NeuralError>,
+    mut progress: impl FnMut(Stage),
+) -> Result<Vec<u8>, crate::Error> {
+    progress(Stage::Parse);
+    let mut character = crate::io::import_files(files, &crate::Limits::default())?;
+    let skeleton = character.skeleton.take().ok_or_else(|| {
+        crate::Error::State(format!(
+            "'{}' has no skeleton to skin to: rig it instead",
+            files.first().map_or("the file", |f| f.name)
+        ))
+    })?;
+    progress(Stage::Skin);
+    let networks = match method {
+        Method::Neural => Some(networks()?),
+        Method::Geometric => None,
+    };
+    let skin = skin_weights(
+        &character.mesh,
+        &skeleton,
+        method,
+        max_influences,
+        networks.as_deref(),
+    )
+    .await?;
+    character.skeleton = Some(skeleton);
+    character.skin = Some(skin);
+    progress(Stage::Export);
+    let options = ExportOptions {
+        max_influences,
+        ..ExportOptions::default()
+    };
+    Ok(export_glb(&character, &options)?)
 }
 
 /// Whether the skeleton head refines skeletons from `source`: automatic ones only, what it

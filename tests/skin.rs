@@ -371,3 +371,69 @@ fn a_large_mesh_is_skinned_on_a_proxy_as_the_mesh_it_was_made_from() {
         "weights on the proxy {proxy} from the mannequin's, subdivided once and skinned whole {whole}"
     );
 }
+
+/// `pipeline::skin_files` (the packages' `skin`): new weights for the file's own skeleton,
+/// which keeps its joints, names and clips; a mesh without a skeleton is refused by name.
+#[test]
+fn skin_files_keeps_the_skeleton_and_clips() {
+    use rigkit::blocking::block_on;
+    use rigkit::io::InputFile;
+    use rigkit::pipeline::{Method, bundled_on_cpu, skin_files};
+
+    let path = "eval/CesiumMan.glb";
+    let bytes = std::fs::read(common::data(path)).unwrap();
+    let files = [InputFile {
+        name: "CesiumMan.glb",
+        bytes: &bytes,
+    }];
+    let mut stages = Vec::new();
+    let glb = block_on(skin_files(
+        &files,
+        Method::Geometric,
+        4,
+        bundled_on_cpu,
+        |s| stages.push(s.name()),
+    ))
+    .unwrap();
+    assert_eq!(stages, ["parse", "skin", "export"]);
+    let before = load(path);
+    let after = rigkit::io::import(&glb, "skinned.glb", &rigkit::Limits::default()).unwrap();
+    let (b, a) = (
+        before.skeleton.as_ref().unwrap(),
+        after.skeleton.as_ref().unwrap(),
+    );
+    assert_eq!(a.names(), b.names());
+    assert_eq!(after.animations.len(), before.animations.len());
+    let skin = after.skin.as_ref().unwrap();
+    assert_complete(skin, after.mesh.vertex_count(), 4, "CesiumMan skinned");
+    // The artist's weights were replaced, not copied through.
+    let artist = before.skin.as_ref().unwrap();
+    let differ = (0..artist.vertex_count())
+        .filter(|&v| skin.influences(v) != artist.influences(v))
+        .count();
+    assert!(
+        differ > artist.vertex_count() / 2,
+        "{differ} vertices changed"
+    );
+
+    let mut mesh = before.clone();
+    mesh.skeleton = None;
+    mesh.skin = None;
+    mesh.animations.clear();
+    let unrigged = rigkit::export::export_glb(&mesh, &Default::default());
+    let unrigged = unrigged.unwrap();
+    let files = [InputFile {
+        name: "mesh.glb",
+        bytes: &unrigged,
+    }];
+    let error = block_on(skin_files(
+        &files,
+        Method::Geometric,
+        4,
+        bundled_on_cpu,
+        |_| {},
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("'mesh.glb' has no skeleton"), "{error}");
+}

@@ -20,17 +20,6 @@ const article = (word) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
 // The library template's name without its prefix: "rig-fox" → "fox".
 const templateName = (template) => template.replace(/^rig-/, '');
 
-// The URLs of the page's own wasm module (trunk preloads both), for the worker to load.
-function moduleUrls() {
-  const glue = document.querySelector('link[rel="modulepreload"][href$=".js"]');
-  const binary = document.querySelector('link[rel="preload"][href$=".wasm"]');
-  if (!glue || !binary) throw new Error('cannot find the wasm module to start the rig worker');
-  return {
-    glue: new URL(glue.getAttribute('href'), location.href).href,
-    binary: new URL(binary.getAttribute('href'), location.href).href,
-  };
-}
-
 function showProgress(stage) {
   $('progress').hidden = false;
   $('progress').dataset.stage = stage;
@@ -58,11 +47,7 @@ export function setupRigClient(ctx) {
   // so that the first rig takes as long as the next.
   const idle = window.requestIdleCallback || ((f) => setTimeout(f, 500));
   idle(() => {
-    try {
-      startWorker().postMessage({ warm: true, ...moduleUrls() });
-    } catch {
-      // No module to warm (a page without the wasm preloads): the first rig starts it.
-    }
+    startWorker().postMessage({ warm: true });
   });
 
   // Runs one job in the worker; resolves to its `{ glb, timings, device, recognised }`.
@@ -82,7 +67,7 @@ export function setupRigClient(ctx) {
         else resolve(data);
       };
       worker.onerror = (e) => reject(new Error(e.message || 'the rig worker failed'));
-      worker.postMessage({ id, ...moduleUrls(), ...message });
+      worker.postMessage({ id, ...message });
     }).finally(() => { cancelRig = null; });
   }
 

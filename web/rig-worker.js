@@ -1,8 +1,12 @@
-// Runs the rig off the main thread: loads the same wasm module as the page (its URLs come
-// with the first message), rigs the files it is given and posts back a rigged GLB, announcing
-// each stage as it begins. The page terminates this worker to cancel.
+// Runs the rig off the main thread: loads the same wasm module as the page, rigs, skins,
+// animates or converts the files it is given and posts back the GLB, announcing each stage as
+// it begins. The page terminates this worker to cancel. The glue and the binary are named by
+// paths relative to this file, in forms bundlers (Vite, webpack) follow.
 
+import init, * as rigkit from '../rigkit.js';
 import { GPU_INIT_TIMEOUT_MS, withTimeout } from './gpu.js';
+
+const BINARY = new URL('../rigkit_bg.wasm', import.meta.url);
 
 let ready = null;
 // Whether this worker has its own WebGPU device for the networks: tried once, on the first
@@ -27,12 +31,12 @@ async function compile(binary) {
   }
 }
 
-async function wasm(glue, binary) {
+async function wasm() {
   if (!ready) {
-    ready = Promise.all([import(glue), compile(binary)]).then(async ([module, compiled]) => {
-      await module.default({ module_or_path: compiled });
-      helpers = new Helpers(glue, compiled);
-      return module;
+    ready = compile(BINARY).then(async (compiled) => {
+      await init({ module_or_path: compiled });
+      helpers = new Helpers(compiled);
+      return rigkit;
     });
   }
   return ready;
@@ -43,7 +47,7 @@ async function wasm(glue, binary) {
 let helpers = null;
 
 class Helpers {
-  constructor(glue, compiled) {
+  constructor(compiled) {
     const count = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
     this.alive = new Set();
     this.idle = [];
@@ -52,7 +56,7 @@ class Helpers {
     this.jobs = 0;
     for (let i = 0; i < count; i++) {
       const helper = new Worker(new URL('carry-helper.js', import.meta.url), { type: 'module' });
-      helper.postMessage({ start: { glue, module: compiled } });
+      helper.postMessage({ start: { module: compiled } });
       helper.onmessage = ({ data }) => this.answered(helper, data);
       helper.onerror = (e) => this.failed(helper, e.message || 'a carry helper failed');
       this.alive.add(helper);
@@ -106,33 +110,66 @@ class Helpers {
   }
 }
 
+// The operations besides rigging, each a GLB out: new weights for a rigged file's own
+// skeleton, a motion added, or the rig written in another format.
+const operations = {
+  async skin(module, data, progress) {
+    const useGpu = data.onGpu && data.method === 'neural' ? await startGpu(module) : false;
+    return module.skinFiles(
+      data.files.map((f) => f.name), data.files.map((f) => f.bytes),
+      data.method, data.maxInfluences, useGpu, progress,
+    );
+  },
+  async animate(module, data) {
+    const { glb, name, motion, maxInfluences } = data;
+    return typeof motion === 'string'
+      ? module.animateRig(glb, name, motion, undefined, maxInfluences)
+      : module.animateRig(glb, name, motion.name, motion.bytes, maxInfluences);
+  },
+  async convert(module, data) {
+    return module.convertRig(data.glb, data.name, data.format, data.maxInfluences, data.boneNames);
+  },
+};
+
+async function rig(module, data, progress) {
+  const { files, template, maxInfluences, skeleton, method, onGpu } = data;
+  // Helpers carry templates side by side unless the caller asked for this worker alone.
+  const spread = data.helpers === false ? undefined : (jobs) => helpers.run(jobs);
+  // Only a rig that runs a network needs the GPU (Rust decides which do).
+  const useGpu = onGpu && module.rigRunsNetworks(template, method || 'best', !!skeleton)
+    ? await startGpu(module) : false;
+  return module.rigFiles(
+    files.map((f) => f.name),
+    files.map((f) => f.bytes),
+    template,
+    maxInfluences,
+    skeleton ? skeleton.name : undefined,
+    skeleton ? skeleton.bytes : undefined,
+    method || 'best',
+    useGpu,
+    progress,
+    spread,
+  );
+}
+
 self.onmessage = async ({ data }) => {
   // Sent while the page is idle: compile the module, start the helpers, read the template
   // library and load the networks, so the first rig starts warm.
   if (data.warm) {
-    wasm(data.glue, data.binary).then((module) => module.warmRig(), () => {});
+    wasm().then((module) => module.warmRig(), () => {});
     return;
   }
-  const { id, glue, binary, files, template, maxInfluences, skeleton, method, onGpu } = data;
-  // Helpers carry templates side by side unless the caller asked for this worker alone.
-  const spread = data.helpers === false ? undefined : (jobs) => helpers.run(jobs);
+  const { id } = data;
+  const progress = (stage) => self.postMessage({ id, stage });
   try {
-    const module = await wasm(glue, binary);
-    // Only a rig that runs a network needs the GPU (Rust decides which do).
-    const useGpu = onGpu && module.rigRunsNetworks(template, method || 'best', !!skeleton)
-      ? await startGpu(module) : false;
-    const result = await module.rigFiles(
-      files.map((f) => f.name),
-      files.map((f) => f.bytes),
-      template,
-      maxInfluences,
-      skeleton ? skeleton.name : undefined,
-      skeleton ? skeleton.bytes : undefined,
-      method || 'best',
-      useGpu,
-      (stage) => self.postMessage({ id, stage }),
-      spread,
-    );
+    const module = await wasm();
+    const operation = operations[data.op];
+    if (operation) {
+      const glb = await operation(module, data, progress);
+      self.postMessage({ id, done: true, glb }, [glb.buffer]);
+      return;
+    }
+    const result = await rig(module, data, progress);
     self.postMessage(
       {
         id, done: true, glb: result.glb, timings: result.timings, device: result.device,

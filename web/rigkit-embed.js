@@ -2,31 +2,31 @@
 // <rigkit-viewer> element in. Everything runs locally: the wasm module comes from beside this
 // file and nothing is uploaded.
 //
-//   import { init, Rigger, mountViewer } from './web/rigkit-embed.js';
-//   await init();
-//   const rig = await new Rigger().rig(file, { template: 'auto' }, (stage) => console.log(stage));
-//   mountViewer(canvas, rig);
+//   import { Rigger, mountViewer } from 'rigkit';           // or './web/rigkit-embed.js'
+//   const rigger = new Rigger();
+//   const rig = await rigger.rig(file, { template: 'auto' }, (stage) => console.log(stage));
+//   const walking = await rigger.animate(rig, 'walk');
+//   mountViewer(canvas, walking);
+//   const fbx = await rigger.export(walking, 'fbx');
 //
 // Types: rigkit-embed.d.ts.
 
+import initWasm, * as bindings from '../rigkit.js';
 import { startFrames } from './frames.js';
 
-const GLUE = new URL('../rigkit.js', import.meta.url).href;
-const BINARY = new URL('../rigkit_bg.wasm', import.meta.url).href;
-const WORKER = new URL('./rig-worker.js', import.meta.url);
+// Paths relative to this file, in the forms bundlers (Vite, webpack) follow and emit: the
+// binary as `new URL(…, import.meta.url)`, the worker written out inside `new Worker(…)`.
+const BINARY = new URL('../rigkit_bg.wasm', import.meta.url);
 
 let loading = null;
 
 /** Loads the wasm module once (on the page's thread, for viewers and reading rigs). */
 export function init() {
-  if (!loading) {
-    loading = import(GLUE).then(async (module) => {
-      await module.default({ module_or_path: BINARY });
-      return module;
-    });
-  }
+  if (!loading) loading = initWasm({ module_or_path: BINARY }).then(() => bindings);
   return loading;
 }
+
+const cancelled = () => new DOMException('Rigging was cancelled', 'AbortError');
 
 async function toFiles(input, name) {
   const list = Array.isArray(input) ? input : [input];
@@ -35,23 +35,30 @@ async function toFiles(input, name) {
     if (typeof Blob !== 'undefined' && item instanceof Blob) {
       return { name: item.name || name || 'character.glb', bytes: new Uint8Array(await item.arrayBuffer()) };
     }
-    throw new TypeError('rig() takes a Uint8Array, a File or an array of Files');
+    throw new TypeError('expected a Uint8Array, a File or an array of Files');
   }));
 }
 
-/** A rigged character: its skeleton, its sparse skin weights, and the GLB they came from. */
+/** A rigged character: its skeleton, its sparse skin weights, its clips and the GLB they came from. */
 export class Rig {
   constructor(glb, description) {
     this.glb = glb;
     this.name = description.name;
+    this.fileName = description.fileName;
     this.jointCount = description.names.length;
     this.names = description.names;
     this.parents = description.parents;
     this.joints = description.joints;
     this.weights = description.weights;
     this.vertexCount = description.vertexCount;
+    this.clips = description.clips || [];
     this.timings = description.timings || null;
     this.recognised = description.recognised || null;
+    // The influences a vertex keeps in this file: 8 when any vertex has more than 4.
+    const { offsets } = this.weights;
+    let most = 0;
+    for (let v = 0; v + 1 < offsets.length; v++) most = Math.max(most, offsets[v + 1] - offsets[v]);
+    this.maxInfluences = most > 4 ? 8 : 4;
   }
 
   /** The rigged character as GLB bytes (validator-clean). */
@@ -60,7 +67,22 @@ export class Rig {
   }
 }
 
-/** Rigs characters off the page's thread, one at a time per instance. */
+// The GLB `glb` read back as a Rig named after `fileName`.
+async function describe(glb, fileName, extra = {}) {
+  const module = await init();
+  const description = module.describeRig(glb, fileName);
+  return new Rig(glb, { ...description, fileName, ...extra });
+}
+
+// A motion to add: a generated motion's name, or a capture file to retarget as { name, bytes }.
+async function toMotion(motion) {
+  if (typeof motion === 'string') return motion;
+  if (motion && motion.bytes instanceof Uint8Array) return { name: motion.name, bytes: motion.bytes.slice() };
+  const [file] = await toFiles(motion, 'motion.bvh');
+  return { name: file.name, bytes: file.bytes.slice() };
+}
+
+/** Rigs, skins, animates and exports characters off the page's thread, on one worker per instance. */
 export class Rigger {
   /** `backend`: 'auto' (WebGPU when the browser has it, else CPU), 'webgpu' or 'cpu'. */
   constructor({ backend = 'auto' } = {}) {
@@ -70,24 +92,23 @@ export class Rigger {
     this.jobs = 0;
   }
 
-  /**
-   * Rigs `input` (bytes, a File, or several Files such as a .gltf and its .bin). Options:
-   * `template` ('auto' | 'humanoid' | 'quadruped' | 'bird' | 'chain'), `maxInfluences` (4 | 8),
-   * `method` ('best' | 'geometric' | 'neural'; the networks run on WebGPU when the browser has an adapter),
-   * `name`, `skeleton` ({ name, bytes }: a rigged GLB or a BVH whose skeleton is adapted). `onProgress(stage)` hears 'parse', 'voxelise', 'skeleton', 'skin', 'export'; `signal` cancels.
-   */
-  async rig(input, options = {}, onProgress = () => {}, signal = undefined) {
-    const module = await init();
-    const files = await toFiles(input, options.name);
-    if (signal && signal.aborted) throw new DOMException('Rigging was cancelled', 'AbortError');
-    if (!this.worker) this.worker = new Worker(WORKER, { type: 'module' });
+  // Whether the worker may start a WebGPU device for the networks.
+  get onGpu() {
+    return this.backend !== 'cpu' && typeof navigator !== 'undefined' && 'gpu' in navigator;
+  }
+
+  // Runs one operation on the worker: resolves to its answer, reports stages, and terminates
+  // the worker when `signal` aborts (the next call starts a fresh one).
+  run(message, onProgress = () => {}, signal = undefined, transfer = []) {
+    if (signal && signal.aborted) return Promise.reject(cancelled());
+    if (!this.worker) this.worker = new Worker(new URL('./rig-worker.js', import.meta.url), { type: 'module' });
     const worker = this.worker;
     const id = ++this.jobs;
-    const result = await new Promise((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const abort = () => {
         worker.terminate();
         if (this.worker === worker) this.worker = null;
-        reject(new DOMException('Rigging was cancelled', 'AbortError'));
+        reject(cancelled());
       };
       if (signal) signal.addEventListener('abort', abort, { once: true });
       worker.onmessage = ({ data }) => {
@@ -100,25 +121,90 @@ export class Rigger {
         }
       };
       worker.onerror = (e) => reject(new Error(e.message || 'the rig worker failed'));
-      worker.postMessage({
-        id,
-        glue: GLUE,
-        binary: BINARY,
-        files: files.map((f) => ({ name: f.name, bytes: f.bytes.slice() })),
-        template: options.template || 'auto',
-        maxInfluences: Number(options.maxInfluences || 4),
-        method: options.method || 'best',
-        onGpu: typeof navigator !== 'undefined' && 'gpu' in navigator,
-        helpers: options.helpers !== false,
-        skeleton: options.skeleton ? { name: options.skeleton.name, bytes: options.skeleton.bytes.slice() } : null,
-      });
+      worker.postMessage({ id, ...message }, transfer);
     });
-    const base = files[0].name.replace(/\.[^.]*$/, '');
-    const description = module.describeRig(result.glb, `${base}-rigged.glb`);
-    return new Rig(result.glb, { ...description, timings: result.timings, recognised: result.recognised });
   }
 
-  /** Stops the worker; a rig in progress is cancelled. */
+  /**
+   * Rigs `input` (bytes, a File, or several Files such as a .gltf and its .bin). Options:
+   * `template` ('auto' | 'free' | 'humanoid' | 'quadruped' | 'bird' | 'chain' | 'rig-NAME'), `maxInfluences` (4 | 8),
+   * `method` ('best' | 'geometric' | 'neural'; the networks run on WebGPU when the browser has an adapter),
+   * `name`, `skeleton` ({ name, bytes }: a rigged GLB or a BVH whose skeleton is adapted),
+   * `helpers` (false: one worker). `onProgress(stage)` hears 'parse', 'voxelise', 'skeleton', 'skin', 'export'; `signal` cancels.
+   */
+  async rig(input, options = {}, onProgress = () => {}, signal = undefined) {
+    const files = await toFiles(input, options.name);
+    const result = await this.run({
+      op: 'rig',
+      files: files.map((f) => ({ name: f.name, bytes: f.bytes.slice() })),
+      template: options.template || 'auto',
+      maxInfluences: Number(options.maxInfluences || 4),
+      method: options.method || 'best',
+      onGpu: this.onGpu,
+      helpers: options.helpers !== false,
+      skeleton: options.skeleton ? { name: options.skeleton.name, bytes: options.skeleton.bytes.slice() } : null,
+    }, onProgress, signal);
+    const base = files[0].name.replace(/\.[^.]*$/, '');
+    return describe(result.glb, `${base}-rigged.glb`, { timings: result.timings, recognised: result.recognised });
+  }
+
+  /**
+   * New skin weights for the skeleton `input` already has (a rigged GLB/glTF/VRM/FBX/DAE);
+   * joints, names and clips are kept. Options: `method` ('neural' default, or 'geometric'),
+   * `maxInfluences` (4 | 8), `name`. `onProgress` hears 'parse', 'skin', 'export'.
+   */
+  async skin(input, options = {}, onProgress = () => {}, signal = undefined) {
+    const files = await toFiles(input, options.name);
+    const result = await this.run({
+      op: 'skin',
+      files: files.map((f) => ({ name: f.name, bytes: f.bytes.slice() })),
+      method: options.method || 'neural',
+      maxInfluences: Number(options.maxInfluences || 4),
+      onGpu: this.onGpu,
+    }, onProgress, signal);
+    const base = files[0].name.replace(/\.[^.]*$/, '');
+    return describe(result.glb, `${base}-skinned.glb`);
+  }
+
+  /**
+   * `rig` with a motion added (a clip of the same name is replaced): a generated one by name
+   * ('idle', 'look', 'walk', 'flap', 'wave'), or a capture to
+   * retarget — a .bvh, or a rigged .glb whose first clip is used — as a File or { name, bytes }.
+   */
+  async animate(rig, motion, signal = undefined) {
+    const result = await this.run({
+      op: 'animate',
+      glb: rig.toGlb(),
+      name: rig.fileName || 'character.glb',
+      motion: await toMotion(motion),
+      maxInfluences: rig.maxInfluences,
+    }, undefined, signal);
+    return describe(result.glb, rig.fileName || 'character.glb', { recognised: rig.recognised });
+  }
+
+  /** `animate` with a capture file: the first clip of `motion` retargeted onto `rig`. */
+  retarget(rig, motion, signal = undefined) {
+    if (typeof motion === 'string') return Promise.reject(new TypeError('retarget() takes a .bvh or rigged .glb file'));
+    return this.animate(rig, motion, signal);
+  }
+
+  /**
+   * `rig` as a file: `format` 'glb' (default), 'fbx' (binary FBX 7.4, centimetres) or 'vrm',
+   * clips included; `boneNames` 'mixamo' | 'unity' | 'unreal' | 'vrm' renames a humanoid's joints.
+   */
+  async export(rig, format = 'glb', { boneNames, maxInfluences } = {}) {
+    const result = await this.run({
+      op: 'convert',
+      glb: rig.toGlb(),
+      name: rig.fileName || 'character.glb',
+      format,
+      boneNames: boneNames || undefined,
+      maxInfluences: Number(maxInfluences || rig.maxInfluences),
+    });
+    return result.glb;
+  }
+
+  /** Stops the worker; an operation in progress is cancelled. */
   dispose() {
     if (this.worker) this.worker.terminate();
     this.worker = null;
@@ -133,7 +219,7 @@ export async function mountViewer(canvas, rig) {
   const module = await init();
   canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
   const app = new module.App(canvas);
-  app.loadFiles([rig.name || 'character.glb'], [rig.toGlb()]);
+  app.loadFiles([rig.fileName || 'character.glb'], [rig.toGlb()]);
   const frames = startFrames(canvas, app);
   let drag = null;
   const down = (e) => { drag = { x: e.clientX, y: e.clientY, pan: e.button !== 0 }; canvas.setPointerCapture(e.pointerId); };

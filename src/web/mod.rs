@@ -4,6 +4,7 @@
 
 mod device;
 mod edit;
+mod files;
 mod motion;
 mod paint;
 mod rig;
@@ -223,22 +224,7 @@ impl App {
         max_influences: usize,
         #[wasm_bindgen(js_name = boneNames)] bone_names: Option<String>,
     ) -> Result<Vec<u8>, JsError> {
-        let format = crate::export::OutputFormat::from_name(format).ok_or_else(|| {
-            JsError::new(&format!(
-                "cannot export as '{format}': the formats are glb, fbx and vrm"
-            ))
-        })?;
-        match bone_names.as_deref() {
-            None | Some("") => self.doc.export(format, max_influences).map_err(js_error),
-            Some(names) => {
-                let names: crate::rig::BoneNames =
-                    names.parse().map_err(|e: String| JsError::new(&e))?;
-                self.doc
-                    .export_named(format, max_influences, names)
-                    .map(|(bytes, _)| bytes)
-                    .map_err(js_error)
-            }
-        }
+        files::export_as(&self.doc, format, max_influences, bone_names.as_deref())
     }
 
     /// Draws the mesh's edges over it, or not.

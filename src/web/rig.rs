@@ -106,7 +106,7 @@ pub async fn rig_files(
 
 /// What an embedding page needs of a rigged file: `{ name, names, parents: Int32Array,
 /// joints: Float32Array (x, y, z per joint), weights: { offsets, joints, values },
-/// vertexCount }`.
+/// vertexCount, clips: [{ name, duration }] }` (durations in seconds).
 #[wasm_bindgen(js_name = describeRig)]
 pub fn describe_rig(bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
     let character = crate::io::import(bytes, name, &crate::Limits::default()).map_err(js_error)?;
@@ -120,6 +120,14 @@ pub fn describe_rig(bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
     let u32s = |v: &[u32]| -> JsValue { js_sys::Uint32Array::from(v).into() };
     let f32s = |v: &[f32]| -> JsValue { js_sys::Float32Array::from(v).into() };
     let names: js_sys::Array = skeleton.names().iter().map(JsValue::from).collect();
+    let clips: js_sys::Array = (character.animations.iter())
+        .map(|clip| {
+            object(&[
+                ("name", JsValue::from_str(&clip.name)),
+                ("duration", JsValue::from(clip.duration())),
+            ])
+        })
+        .collect::<Result<_, _>>()?;
     let weights = object(&[
         ("offsets", u32s(&offsets)),
         ("joints", u32s(&joints)),
@@ -135,5 +143,6 @@ pub fn describe_rig(bytes: &[u8], name: &str) -> Result<JsValue, JsError> {
         ("joints", f32s(&skeleton.flat_positions())),
         ("weights", weights),
         ("vertexCount", JsValue::from(character.mesh.vertex_count())),
+        ("clips", clips.into()),
     ])
 }
