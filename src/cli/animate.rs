@@ -75,7 +75,7 @@ fn make_clip(
 ) -> Result<(Clip, usize), CliError> {
     let path = Path::new(motion);
     let source = if motion.contains('.') || path.is_file() {
-        let bytes = super::read_capped(path, &Limits::default())?;
+        let bytes = rigkit::io::read_capped(path, &Limits::default())?;
         SourceMotion::import(&bytes, motion, clip_index, &Limits::default())?
     } else {
         let kind = Motion::from_name(motion).ok_or_else(|| {

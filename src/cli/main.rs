@@ -121,22 +121,6 @@ fn run(args: &[String]) -> Result<(), CliError> {
     }
 }
 
-pub(crate) fn read_capped(path: &std::path::Path, limits: &Limits) -> Result<Vec<u8>, CliError> {
-    let shown = path.display();
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read '{shown}': {e}"))?
-        .len();
-    if size > limits.max_file_bytes as u64 {
-        return Err(format!(
-            "'{shown}' is {size} bytes, more than the limit of {} bytes",
-            limits.max_file_bytes
-        )
-        .into());
-    }
-    std::fs::read(path).map_err(|e| format!("cannot read '{shown}': {e}").into())
-}
-
-/// Reads a model and the files it refers to (a glTF's `.bin`, an OBJ's `.mtl`) from beside it.
 /// The format of an output file, from its extension; checked before any work is done.
 pub(crate) fn output_format(path: &str) -> Result<rigkit::export::OutputFormat, CliError> {
     rigkit::export::OutputFormat::from_file_name(path).ok_or_else(|| {
@@ -156,30 +140,11 @@ pub(crate) fn save(
     Ok(bytes.len())
 }
 
+/// Reads a model and the files it refers to (a glTF's `.bin`, an OBJ's `.mtl`) from beside it.
 pub(crate) fn load(path: &str) -> Result<Character, CliError> {
     let limits = Limits::default();
-    let path = std::path::Path::new(path);
-    let bytes = read_capped(path, &limits)?;
-    let name = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
-    // A missing reference is reported by the importer, which names it.
-    let extra: Vec<(String, Vec<u8>)> = rigkit::io::external_references(&bytes, &name)
-        .into_iter()
-        .filter_map(|uri| {
-            let file = rigkit::io::file_name(&uri);
-            let data = read_capped(&dir.join(&file), &limits).ok()?;
-            Some((file, data))
-        })
-        .collect();
-    let mut files = vec![InputFile {
-        name: &name,
-        bytes: &bytes,
-    }];
-    files.extend(extra.iter().map(|(n, b)| InputFile { name: n, bytes: b }));
-    Ok(rigkit::io::import_files(&files, &limits)?)
+    let files = rigkit::io::read_with_references(std::path::Path::new(path), &limits)?;
+    Ok(rigkit::io::import_files(&InputFile::list(&files), &limits)?)
 }
 
 fn info(args: &[String]) -> Result<(), CliError> {
@@ -188,7 +153,7 @@ fn info(args: &[String]) -> Result<(), CliError> {
     let [path] = files.as_slice() else {
         return Err(format!("info takes one FILE\n\n{}", usage::for_error("info")).into());
     };
-    let bytes = read_capped(std::path::Path::new(path.as_str()), &Limits::default())?;
+    let bytes = rigkit::io::read_capped(std::path::Path::new(path.as_str()), &Limits::default())?;
     if rigkit::io::detect_format(&bytes, path).ok() == Some(rigkit::io::Format::Bvh) {
         return bvh_info(&bytes, path, json);
     }

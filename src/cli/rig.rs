@@ -146,8 +146,10 @@ pub(super) fn skeleton_source(
             Err(unknown.into())
         }
         Err(_) => {
-            let bytes =
-                super::read_capped(std::path::Path::new(template), &rigkit::Limits::default())?;
+            let bytes = rigkit::io::read_capped(
+                std::path::Path::new(template),
+                &rigkit::Limits::default(),
+            )?;
             Ok(SkeletonSource::from_file(
                 &bytes,
                 template,

@@ -5,6 +5,10 @@ pub enum ImportError {
     #[error("'{name}' is empty")]
     Empty { name: String },
 
+    /// A file on disk that cannot be read (missing, a folder, no permission).
+    #[error("cannot read '{path}': {reason}")]
+    Unreadable { path: String, reason: String },
+
     #[error("'{name}' is {bytes} bytes, more than the limit of {limit} bytes")]
     TooLarge {
         name: String,

@@ -5,6 +5,8 @@ mod accessor_check;
 mod axes;
 pub mod bvh;
 mod collada;
+#[cfg(not(target_arch = "wasm32"))]
+mod disk;
 mod error;
 mod fbx;
 mod glb;
@@ -14,6 +16,8 @@ mod mesh_builder;
 mod obj;
 mod resources;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use disk::{read_capped, read_with_references};
 pub use error::ImportError;
 pub use resources::{InputFile, file_name};
 

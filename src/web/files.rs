@@ -1,6 +1,6 @@
 //! The embedding API's operations on a rigged file, without a viewport (`Rigger.skin`,
-//! `animate` and `export` in `rigkit-embed.js`, run on its worker): each opens the file in a
-//! [`Document`] of its own, does what the page's controls do, and writes the result.
+//! `animate` and `export` in `rigkit-embed.js`, run on its worker): the core's
+//! [`crate::pipeline`] on the bytes handed over, errors as the JS errors the caller sees.
 
 use wasm_bindgen::prelude::*;
 
@@ -9,7 +9,7 @@ use crate::compute::NetworksOn::{Cpu, FasterDevice};
 use crate::document::Document;
 use crate::export::OutputFormat;
 use crate::io::InputFile;
-use crate::pipeline::Method;
+use crate::pipeline::{Method, MotionSource, animate_files, convert_files};
 use crate::rig::BoneNames;
 
 /// The files (as `rigFiles` takes them) with new skin weights for their own skeleton, by
@@ -55,13 +55,15 @@ pub fn animate_rig(
     clip_bytes: Option<Vec<u8>>,
     max_influences: usize,
 ) -> Result<Vec<u8>, JsError> {
-    let mut doc = opened(glb, name)?;
-    match clip_bytes {
-        Some(bytes) => doc.retarget_file(&bytes, motion),
-        None => doc.animate(motion),
-    }
-    .map_err(js_error)?;
-    doc.export_glb(max_influences).map_err(js_error)
+    let motion = match &clip_bytes {
+        Some(bytes) => MotionSource::File(InputFile {
+            name: motion,
+            bytes,
+        }),
+        None => MotionSource::Named(motion),
+    };
+    let rig = [InputFile { name, bytes: glb }];
+    animate_files(&rig, motion, max_influences).map_err(js_error)
 }
 
 /// The rigged GLB `glb` written as `format` (`"glb"`, `"fbx"` or `"vrm"`), clips included,
@@ -75,20 +77,9 @@ pub fn convert_rig(
     max_influences: usize,
     bone_names: Option<String>,
 ) -> Result<Vec<u8>, JsError> {
-    export_as(
-        &opened(glb, name)?,
-        format,
-        max_influences,
-        bone_names.as_deref(),
-    )
-}
-
-/// A document holding the rigged file `name`.
-fn opened(bytes: &[u8], name: &str) -> Result<Document, JsError> {
-    let mut doc = Document::new();
-    doc.open(&[InputFile { name, bytes }]).map_err(js_error)?;
-    doc.rigged().map_err(js_error)?;
-    Ok(doc)
+    let (format, bone_names) = export_request(format, bone_names.as_deref())?;
+    let rig = [InputFile { name, bytes: glb }];
+    convert_files(&rig, format, max_influences, bone_names).map_err(js_error)
 }
 
 /// What the page's download and `convertRig` write: `doc`'s character as `format`, its
@@ -99,18 +90,29 @@ pub(crate) fn export_as(
     max_influences: usize,
     bone_names: Option<&str>,
 ) -> Result<Vec<u8>, JsError> {
+    match export_request(format, bone_names)? {
+        (format, None) => doc.export(format, max_influences),
+        (format, Some(names)) => doc
+            .export_named(format, max_influences, names)
+            .map(|(bytes, _)| bytes),
+    }
+    .map_err(js_error)
+}
+
+/// A format and bone naming as JS names them (`"glb"`, `"fbx"`, `"vrm"`; `"mixamo"`, …, or
+/// empty for the names as they are), read or refused with the choices.
+fn export_request(
+    format: &str,
+    bone_names: Option<&str>,
+) -> Result<(OutputFormat, Option<BoneNames>), JsError> {
     let format = OutputFormat::from_name(format).ok_or_else(|| {
         JsError::new(&format!(
             "cannot export as '{format}': the formats are glb, fbx and vrm"
         ))
     })?;
-    match bone_names {
-        None | Some("") => doc.export(format, max_influences).map_err(js_error),
-        Some(names) => {
-            let names: BoneNames = names.parse().map_err(|e: String| JsError::new(&e))?;
-            doc.export_named(format, max_influences, names)
-                .map(|(bytes, _)| bytes)
-                .map_err(js_error)
-        }
-    }
+    let names = match bone_names {
+        None | Some("") => None,
+        Some(names) => Some(names.parse().map_err(|e: String| JsError::new(&e))?),
+    };
+    Ok((format, names))
 }

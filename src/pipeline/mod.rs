@@ -2,6 +2,8 @@
 //! fit a skeleton, then skin it, reporting each stage as it starts — geometrically, or with
 //! the learned heads refining the geometric result.
 
+mod rigged;
+
 use std::borrow::Cow;
 use std::ops::Deref;
 
@@ -17,6 +19,7 @@ use crate::skeleton::{
     AutoOptions, Body, RigError, SkeletonSource, Spread, Template, TemplateRig, skeleton_in,
 };
 use crate::skin::{PROXY_VERTICES, Proxy, SkinOptions, geodesic_skin};
+pub use rigged::{MotionSource, animate_files, convert_files};
 
 /// How one stage is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
