@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::anim::Clip;
 use crate::mesh::{Image, Material, Mesh};
+use crate::rig::Clip;
 use crate::rig::{HumanoidBone, Skeleton, SkinWeights};
 
 /// One character in its rest pose, in the input's world frame.

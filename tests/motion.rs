@@ -9,14 +9,14 @@ use std::process::Command;
 
 use glam::{Mat4, Quat, Vec3};
 use rigkit::anim::{
-    BodyPlan, Clip, Motion, RetargetOptions, SourceMotion, joint_map, motions_for, procedural_clip,
+    BodyPlan, Motion, RetargetOptions, SourceMotion, joint_map, motions_for, procedural_clip,
     retarget,
 };
 use rigkit::dataset::body_plans::class_of_path;
 use rigkit::dataset::creature::{Morphology, generate};
 use rigkit::io::bvh::Bvh;
 use rigkit::recognise::BodyClass;
-use rigkit::rig::{Joint, JointId, Skeleton};
+use rigkit::rig::{Clip, Joint, JointId, Skeleton};
 
 fn cmu(name: &str) -> Bvh {
     let text = String::from_utf8(common::read(&format!("motion/cmu/{name}"))).unwrap();

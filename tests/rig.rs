@@ -7,11 +7,11 @@ mod common;
 
 use common::load;
 use glam::{Mat4, Quat, Vec3};
-use rigkit::anim::rest_locals;
 use rigkit::eval::skeleton_metrics;
 use rigkit::mesh::{Mesh, winding_number};
 use rigkit::random::Rng;
 use rigkit::rig::Skeleton;
+use rigkit::rig::rest_locals;
 use rigkit::skeleton::{AutoOptions, auto_skeleton};
 use rigkit::skin::{SkinOptions, geodesic_skin};
 

@@ -1,8 +1,7 @@
-//! Motion: clips of joint-local transforms over time, sampled from files and written back out,
-//! retargeted from other skeletons, generated for any creature, and skinned for playback.
+//! Motion on a skeleton: clips ([`crate::rig::Clip`]) retargeted from other skeletons,
+//! generated for any creature, and skinned for playback.
 
 mod body_plan;
-mod clip;
 mod joint_map;
 mod packed_influences;
 mod procedural;
@@ -10,14 +9,11 @@ pub mod proportions;
 mod rest_pose;
 mod retarget;
 mod skinning;
-mod transform;
 
 pub use body_plan::{BodyPlan, Chain};
-pub use clip::{Clip, pose_world, rest_locals};
 pub use joint_map::joint_map;
 pub use packed_influences::{PACKED_INFLUENCES, PackedInfluences, skinning_texels};
 pub use procedural::{Motion, MotionError, motions_for, procedural_clip};
 pub use rest_pose::bake_rest_pose;
 pub use retarget::{RETARGET_FPS, RetargetError, RetargetOptions, SourceMotion, retarget};
 pub use skinning::{skin_normals, skin_positions, skinning_matrices};
-pub use transform::Transform;

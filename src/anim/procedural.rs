@@ -7,7 +7,7 @@ use std::f32::consts::TAU;
 use glam::{Mat4, Quat, Vec3};
 
 use super::body_plan::{BodyPlan, Chain};
-use super::{Clip, Transform, rest_locals};
+use crate::rig::{Clip, Transform, rest_locals};
 use crate::rig::{JointId, Skeleton};
 
 /// Frames per second of generated motions.

@@ -10,10 +10,10 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::joint_map::joint_map;
-use super::{Clip, Transform, rest_locals};
 use crate::Limits;
 use crate::io::bvh::Bvh;
 use crate::io::{Format, ImportError, check_size, detect_format, import, read_bvh};
+use crate::rig::{Clip, Transform, rest_locals};
 use crate::rig::{HumanoidRole, JointId, Skeleton, humanoid_roles};
 
 /// Frames per second of retargeted clips: smooth to the eye, small to export.

@@ -5,11 +5,9 @@ use super::CliError;
 use std::path::Path;
 
 use rigkit::Limits;
-use rigkit::anim::{
-    Clip, Motion, RetargetOptions, SourceMotion, joint_map, procedural_clip, retarget,
-};
+use rigkit::anim::{Motion, RetargetOptions, SourceMotion, joint_map, procedural_clip, retarget};
 use rigkit::export::ExportOptions;
-use rigkit::rig::Skeleton;
+use rigkit::rig::{Clip, Skeleton};
 
 pub fn animate(args: &[String]) -> Result<(), CliError> {
     let mut input = None;

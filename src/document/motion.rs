@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 use super::{Change, Document, missing};
-use crate::anim::{Clip, Motion, RetargetOptions, SourceMotion, procedural_clip, retarget};
+use crate::anim::{Motion, RetargetOptions, SourceMotion, procedural_clip, retarget};
+use crate::rig::Clip;
 use crate::{Error, Limits};
 
 /// Where a playable motion comes from.

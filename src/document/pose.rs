@@ -5,8 +5,9 @@ use glam::{Mat4, Quat, Vec3};
 
 use super::{Change, Document, missing};
 use crate::Error;
-use crate::anim::{Motion, pose_world, procedural_clip, rest_locals};
+use crate::anim::{Motion, procedural_clip};
 use crate::rig::JointId;
+use crate::rig::{pose_world, rest_locals};
 
 /// Where playback stands, as the page's timeline shows it.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]

@@ -68,7 +68,7 @@ impl Edit {
 struct Snapshot {
     skeleton: Option<Skeleton>,
     skin: Option<SkinWeights>,
-    animations: Vec<crate::anim::Clip>,
+    animations: Vec<crate::rig::Clip>,
     painted: bool,
 }
 

@@ -5,9 +5,9 @@
 use glam::{Mat4, Quat};
 use serde::Serialize;
 
-use crate::anim::rest_locals;
 use crate::mesh::Mesh;
 use crate::random::Rng;
+use crate::rig::rest_locals;
 use crate::rig::top_influences;
 use crate::rig::{Influence, JointId, Skeleton, SkinWeights};
 

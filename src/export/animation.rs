@@ -4,9 +4,9 @@
 use glam::{Quat, Vec3};
 use serde_json::{Value, json};
 
-use super::gltf_document::{Buffers, FLOAT};
-use crate::anim::{Clip, Transform};
+use super::gltf_buffers::{Buffers, FLOAT};
 use crate::rig::Skeleton;
+use crate::rig::{Clip, Transform};
 
 /// A property that stays within this of its bind value over the whole clip is not written.
 const STILL: f32 = 1e-6;

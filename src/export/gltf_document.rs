@@ -7,9 +7,12 @@ use serde_json::{Value, json};
 
 use super::animation::animation_documents;
 use super::glb_container;
+use super::gltf_buffers::{
+    ARRAY_BUFFER, Buffers, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
+};
 use crate::Character;
-use crate::anim::Transform;
 use crate::mesh::{AlphaMode, Material, MorphTarget};
+use crate::rig::Transform;
 use crate::rig::top_influences;
 use crate::rig::{Influence, JointId, Skeleton, SkinWeights};
 
@@ -51,58 +54,6 @@ pub enum ExportError {
         "'{name}' cannot be written as a VRM: VRM needs a humanoid skeleton, and no joint plays {missing} (rig it with the humanoid template)"
     )]
     NotHumanoid { name: String, missing: String },
-}
-
-// glTF constants (glTF 2.0, section 5).
-pub(super) const FLOAT: u32 = 5126;
-const UNSIGNED_SHORT: u32 = 5123;
-const UNSIGNED_INT: u32 = 5125;
-const ARRAY_BUFFER: u32 = 34962;
-const ELEMENT_ARRAY_BUFFER: u32 = 34963;
-
-/// Collects the binary chunk and the accessors and views that describe it.
-#[derive(Default)]
-pub(super) struct Buffers {
-    bin: Vec<u8>,
-    views: Vec<Value>,
-    accessors: Vec<Value>,
-}
-
-impl Buffers {
-    /// Appends `bytes` as a new buffer view; returns its index.
-    fn push_view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
-        let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
-        self.bin.resize(self.bin.len().div_ceil(4) * 4, 0);
-        let mut view = json!({ "buffer": 0, "byteOffset": offset, "byteLength": bytes.len() });
-        if let Some(target) = target {
-            view["target"] = json!(target);
-        }
-        self.views.push(view);
-        self.views.len() - 1
-    }
-
-    /// Appends `bytes` as a new view and an accessor over it; returns the accessor index.
-    pub(super) fn push(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
-        accessor["bufferView"] = json!(self.push_view(bytes, target));
-        self.accessors.push(accessor);
-        self.accessors.len() - 1
-    }
-
-    fn push_vec3(&mut self, values: &[Vec3], with_bounds: bool) -> usize {
-        let bytes: Vec<u8> = values
-            .iter()
-            .flat_map(|v| v.to_array())
-            .flat_map(f32::to_le_bytes)
-            .collect();
-        let mut accessor = json!({ "componentType": FLOAT, "count": values.len(), "type": "VEC3" });
-        if with_bounds {
-            let b = crate::mesh::Aabb::from_points(values);
-            accessor["min"] = json!(b.min.to_array());
-            accessor["max"] = json!(b.max.to_array());
-        }
-        self.push(&bytes, Some(ARRAY_BUFFER), accessor)
-    }
 }
 
 /// Writes `character` as a GLB file.

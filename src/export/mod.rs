@@ -4,6 +4,7 @@
 mod animation;
 mod fbx;
 mod glb_container;
+mod gltf_buffers;
 mod gltf_document;
 mod vrm;
 

@@ -10,7 +10,6 @@ mod disk;
 mod error;
 mod fbx;
 mod glb;
-mod gltf_animation;
 mod gltf_scene;
 mod mesh_builder;
 mod obj;

@@ -9,8 +9,8 @@ use super::node::{Node, Value, property};
 use super::skeleton::{Rig, locals, rigid_frames};
 use super::{Objects, euler, fbx_name};
 use crate::Character;
-use crate::anim::Clip;
 use crate::export::ExportOptions;
+use crate::rig::Clip;
 
 /// FBX time: ticks per second.
 const TICKS: f64 = 46_186_158_000.0;

@@ -8,9 +8,9 @@ use roxmltree::Node;
 
 use super::document::{Ids, Source, child, children, inputs};
 use super::nodes::{SceneNode, compose};
-use crate::anim::{Clip, Transform};
 use crate::io::axes::AxisSystem;
 use crate::rig::Skeleton;
+use crate::rig::{Clip, Transform};
 
 /// One animated transform element (or one number of it).
 struct Channel {

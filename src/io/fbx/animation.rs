@@ -11,8 +11,8 @@ use glam::{DMat4, Mat4};
 use super::Scene;
 use super::objects::{Key, properties};
 use super::transform::local_matrix;
-use crate::anim::{Clip, Transform};
 use crate::rig::Skeleton;
+use crate::rig::{Clip, Transform};
 
 /// FBX time: ticks per second.
 const TICKS_PER_SECOND: f64 = 46_186_158_000.0;

@@ -6,16 +6,17 @@ use std::collections::HashMap;
 use gltf::Document;
 use gltf::mesh::Mode;
 
+mod clips;
 mod hierarchy;
 mod material;
 mod primitive;
 mod skin;
 mod vrm;
 
-pub(super) use hierarchy::Hierarchy;
+use hierarchy::Hierarchy;
 use skin::Binding;
 
-use super::{ImportError, InputFile, gltf_animation, resources};
+use super::{ImportError, InputFile, resources};
 use crate::mesh::{Mesh, UnitBox, vertex_normals};
 use crate::rig::{HumanoidBone, Skeleton, SkinWeights};
 use crate::{Character, Limits};
@@ -325,7 +326,7 @@ impl SceneReader<'_> {
         mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
         let (materials, images) = self.materials(self.files, &mut warnings);
         let has_skeleton = !skeleton.joints.is_empty();
-        let animations = gltf_animation::read_clips(
+        let animations = clips::read_clips(
             self.document,
             self.buffers,
             &hierarchy,

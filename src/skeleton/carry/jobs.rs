@@ -11,8 +11,8 @@ use glam::{Mat3, Vec3};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::carrying::{Fit, Ranked, bent_turned, ranked};
 use super::register::Overlay;
+use super::steps::{Fit, Ranked, bent_turned, ranked};
 use crate::parallel;
 
 /// Runs encoded jobs elsewhere (the page's helper workers, each answering with

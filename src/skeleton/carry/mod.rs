@@ -1,11 +1,12 @@
 //! A rigged template carried onto another mesh on its own bodies: each body overlaid on the
 //! mesh ([`register`], nearest points from [`closest`]), bent onto its surface ([`warp`]), and
-//! the joints moved with it and blended over the bodies that fit ([`carrying`]); the pieces
-//! that need only numbers run anywhere ([`jobs`]). [`library`] holds the templates compiled in.
+//! the joints moved with it and blended over the bodies that fit ([`carrying`]); the steps
+//! that need only numbers ([`steps`]) run anywhere ([`jobs`]). [`library`] holds the templates compiled in.
 
 pub(super) mod carrying;
 pub(super) mod closest;
 pub(super) mod jobs;
 pub(super) mod library;
 pub(super) mod register;
+pub(super) mod steps;
 pub(super) mod warp;

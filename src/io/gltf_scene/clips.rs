@@ -13,10 +13,10 @@ use gltf::Document;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::animation::{Interpolation, Property, util::ReadOutputs};
 
-use super::accessor_check;
-use super::gltf_scene::Hierarchy;
+use super::hierarchy::Hierarchy;
 use crate::Limits;
-use crate::anim::{Clip, Transform};
+use crate::io::accessor_check;
+use crate::rig::{Clip, Transform};
 use crate::rig::{JointId, Skeleton, forward_kinematics};
 
 /// Key times closer than this (seconds) are one frame.

@@ -1,7 +1,6 @@
 use glam::Mat4;
 
-use super::Transform;
-use crate::rig::Skeleton;
+use super::{Skeleton, Transform};
 
 /// A named motion for one skeleton: every joint's local transform at each key time.
 ///
