@@ -28,10 +28,12 @@ export function init() {
 
 const cancelled = () => new DOMException('Rigging was cancelled', 'AbortError');
 
+// The input as { name, bytes } files, each its own compact copy (a view would send its whole
+// buffer to the worker).
 async function toFiles(input, name) {
   const list = Array.isArray(input) ? input : [input];
   return Promise.all(list.map(async (item, i) => {
-    if (item instanceof Uint8Array) return { name: i === 0 ? (name || 'character.glb') : `file${i}`, bytes: item };
+    if (item instanceof Uint8Array) return { name: i === 0 ? (name || 'character.glb') : `file${i}`, bytes: item.slice() };
     if (typeof Blob !== 'undefined' && item instanceof Blob) {
       return { name: item.name || name || 'character.glb', bytes: new Uint8Array(await item.arrayBuffer()) };
     }
@@ -67,6 +69,9 @@ export class Rig {
   }
 }
 
+// "soldier.fbx" → "soldier-rigged.glb": the file a result is named after.
+const renamed = (files, what) => `${files[0].name.replace(/\.[^.]*$/, '')}-${what}.glb`;
+
 // The GLB `glb` read back as a Rig named after `fileName`.
 async function describe(glb, fileName, extra = {}) {
   const module = await init();
@@ -79,7 +84,7 @@ async function toMotion(motion) {
   if (typeof motion === 'string') return motion;
   if (motion && motion.bytes instanceof Uint8Array) return { name: motion.name, bytes: motion.bytes.slice() };
   const [file] = await toFiles(motion, 'motion.bvh');
-  return { name: file.name, bytes: file.bytes.slice() };
+  return file;
 }
 
 /** Rigs, skins, animates and exports characters off the page's thread, on one worker per instance. */
@@ -136,7 +141,7 @@ export class Rigger {
     const files = await toFiles(input, options.name);
     const result = await this.run({
       op: 'rig',
-      files: files.map((f) => ({ name: f.name, bytes: f.bytes.slice() })),
+      files,
       template: options.template || 'auto',
       maxInfluences: Number(options.maxInfluences || 4),
       method: options.method || 'best',
@@ -144,8 +149,7 @@ export class Rigger {
       helpers: options.helpers !== false,
       skeleton: options.skeleton ? { name: options.skeleton.name, bytes: options.skeleton.bytes.slice() } : null,
     }, onProgress, signal);
-    const base = files[0].name.replace(/\.[^.]*$/, '');
-    return describe(result.glb, `${base}-rigged.glb`, { timings: result.timings, recognised: result.recognised });
+    return describe(result.glb, renamed(files, 'rigged'), { timings: result.timings, recognised: result.recognised });
   }
 
   /**
@@ -157,13 +161,12 @@ export class Rigger {
     const files = await toFiles(input, options.name);
     const result = await this.run({
       op: 'skin',
-      files: files.map((f) => ({ name: f.name, bytes: f.bytes.slice() })),
+      files,
       method: options.method || 'neural',
       maxInfluences: Number(options.maxInfluences || 4),
       onGpu: this.onGpu,
     }, onProgress, signal);
-    const base = files[0].name.replace(/\.[^.]*$/, '');
-    return describe(result.glb, `${base}-skinned.glb`);
+    return describe(result.glb, renamed(files, 'skinned'));
   }
 
   /**
