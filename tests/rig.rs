@@ -247,6 +247,43 @@ fn rig_files_announces_every_stage_and_writes_a_rigged_glb() {
     assert!(err.to_string().contains("broken.glb"), "{err}");
 }
 
+/// The same file and options rig to the same bytes every time (the default rig: the template
+/// carried on threads, the networks). The joints are also written to
+/// `target/e2e/native-rig-CesiumMan.json`, which the browser test compares the page's rig with.
+#[test]
+fn the_same_input_rigs_to_the_same_bytes() {
+    use rigkit::pipeline::{RigRequest, bundled_on_cpu, rig_files};
+    let bytes = common::read("eval/CesiumMan.glb");
+    let files = [rigkit::io::InputFile {
+        name: "CesiumMan.glb",
+        bytes: &bytes,
+    }];
+    let rig = || {
+        rigkit::blocking::block_on(rig_files(
+            &files,
+            &RigRequest::default(),
+            bundled_on_cpu,
+            None,
+            |_| {},
+        ))
+        .unwrap()
+        .0
+    };
+    let first = rig();
+    assert!(first == rig(), "a second rig of the same file differs");
+    let rigged = rigkit::io::import(&first, "rigged.glb", &rigkit::Limits::default()).unwrap();
+    let skeleton = rigged.skeleton.unwrap();
+    let record = serde_json::json!({
+        "file": "eval/CesiumMan.glb",
+        "names": skeleton.names(),
+        "joints": skeleton.flat_positions(),
+        "longest_side": rigged.mesh.bounds().longest_side(),
+    });
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/e2e");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("native-rig-CesiumMan.json"), record.to_string()).unwrap();
+}
+
 /// Requests by name, as the page's worker and the packages give them: unknown names are
 /// refused with the names there are, a skeleton file (here a BVH) becomes a given skeleton.
 #[test]
