@@ -16,13 +16,16 @@ const TYPES = {
   '.md': 'text/markdown; charset=utf-8',
 };
 
-/** Serves `root` on a free port; resolves to { url, close }. */
-export function serve(root) {
+/**
+ * Serves `root` on a free port, and each of `extra`'s paths (URL path → file) beside it;
+ * resolves to { url, close }.
+ */
+export function serve(root, extra = {}) {
   const base = path.resolve(root);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
-    let file = path.normalize(path.join(base, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(base)) {
+    let file = extra[url.pathname] || path.normalize(path.join(base, decodeURIComponent(url.pathname)));
+    if (!extra[url.pathname] && !file.startsWith(base)) {
       res.writeHead(403).end();
       return;
     }
