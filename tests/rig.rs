@@ -214,7 +214,7 @@ fn rig_files_announces_every_stage_and_writes_a_rigged_glb() {
     }];
     let mut heard = Vec::new();
     let free = RigRequest::named("free", "best", 4, None).unwrap();
-    let (glb, report) =
+    let rigkit::pipeline::RiggedFiles { glb, report, .. } =
         rigkit::blocking::block_on(rig_files(&files, &free, bundled_on_cpu, None, |stage| {
             heard.push(stage)
         }))
@@ -267,7 +267,7 @@ fn the_same_input_rigs_to_the_same_bytes() {
             |_| {},
         ))
         .unwrap()
-        .0
+        .glb
     };
     let first = rig();
     assert!(first == rig(), "a second rig of the same file differs");

@@ -104,7 +104,7 @@ fn rig(
         let started = Instant::now();
         let mut times = StageTimes::default();
         let clock = || started.elapsed().as_secs_f64();
-        let (glb, rigged) = block_on(rig_files(
+        let rigged = block_on(rig_files(
             &InputFile::list(&files),
             &request,
             bundled_on_cpu,
@@ -115,7 +115,7 @@ fn rig(
         let seconds: serde_json::Map<_, _> = (times.durations(clock()).iter())
             .map(|(stage, s)| (stage.name().to_owned(), (*s).into()))
             .collect();
-        let recognised = rigged.recognised.map(|r| {
+        let recognised = rigged.report.recognised.map(|r| {
             let (plan, confidence) = r.recognition.best();
             serde_json::json!({
                 "plan": plan.name(),
@@ -124,18 +124,16 @@ fn rig(
                 "template": r.template,
             })
         });
-        let rigged_character =
-            rigkit::io::import(&glb, "rigged.glb", &Limits::default()).map_err(failed)?;
-        let names =
-            (rigged_character.skeleton.as_ref()).map_or_else(Vec::new, |s| s.names().to_vec());
+        let character = &rigged.character;
+        let names = (character.skeleton.as_ref()).map_or_else(Vec::new, |s| s.names().to_vec());
         let report = serde_json::json!({
             "joints": names.len(),
             "names": names,
-            "vertices": rigged_character.mesh.vertex_count(),
+            "vertices": character.mesh.vertex_count(),
             "recognised": recognised,
             "seconds": seconds,
         });
-        Ok((glb, report.to_string()))
+        Ok((rigged.glb, report.to_string()))
     })?;
     Ok((PyBytes::new(py, &glb).unbind(), report))
 }
@@ -221,11 +219,7 @@ fn convert(
 ) -> PyResult<Py<PyBytes>> {
     let source = Source::of(input, name)?;
     let max_influences = influences(max_influences)?;
-    let format = OutputFormat::from_name(&format).ok_or_else(|| {
-        failed(format!(
-            "cannot write '{format}': the formats are glb, fbx and vrm"
-        ))
-    })?;
+    let format: OutputFormat = format.parse().map_err(failed)?;
     let bone_names: Option<BoneNames> =
         bone_names.map(|n| n.parse().map_err(failed)).transpose()?;
     let bytes = py.detach(move || -> PyResult<_> {

@@ -42,6 +42,15 @@ impl OutputFormat {
     }
 }
 
+/// A format by name as the packages and the page's API take it, refused with the choices.
+impl std::str::FromStr for OutputFormat {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Self, String> {
+        Self::from_name(name)
+            .ok_or_else(|| format!("cannot export as '{name}': the formats are glb, fbx and vrm"))
+    }
+}
+
 /// Writes `character` in `format`.
 ///
 /// # Errors

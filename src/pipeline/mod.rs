@@ -475,6 +475,15 @@ pub fn bundled_on_cpu() -> Result<Box<Networks>, NeuralError> {
     return Err(NeuralError::Unavailable);
 }
 
+/// What [`rig_files`] gives back: the rigged GLB, what the rig saw, and the rigged character
+/// the GLB was written from (so callers read its skeleton without importing the GLB again).
+#[derive(Debug)]
+pub struct RiggedFiles {
+    pub glb: Vec<u8>,
+    pub report: RigReport,
+    pub character: Character,
+}
+
 /// Files in, a rigged GLB out: what the page's worker, the CLI and the packages run. The
 /// files are read as [`crate::io::import_files`] reads them (a `.gltf` with its `.bin`
 /// files, an `.obj` with its `.mtl`), rigged as `request` says and exported with
@@ -489,7 +498,7 @@ pub async fn rig_files<N: Deref<Target = Networks>>(
     networks: impl FnOnce() -> Result<N, NeuralError>,
     spread: Option<&dyn Spread>,
     mut progress: impl FnMut(Stage),
-) -> Result<(Vec<u8>, RigReport), crate::Error> {
+) -> Result<RiggedFiles, crate::Error> {
     progress(Stage::Parse);
     let mut character = crate::io::import_files(files, &crate::Limits::default())?;
     let report =
@@ -499,7 +508,11 @@ pub async fn rig_files<N: Deref<Target = Networks>>(
         max_influences: request.max_influences,
         ..ExportOptions::default()
     };
-    Ok((export_glb(&character, &options)?, report))
+    Ok(RiggedFiles {
+        glb: export_glb(&character, &options)?,
+        report,
+        character,
+    })
 }
 
 /// A rigged file in, the same rig with new skin weights out (`rigkit skin` in the page and

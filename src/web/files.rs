@@ -105,11 +105,7 @@ fn export_request(
     format: &str,
     bone_names: Option<&str>,
 ) -> Result<(OutputFormat, Option<BoneNames>), JsError> {
-    let format = OutputFormat::from_name(format).ok_or_else(|| {
-        JsError::new(&format!(
-            "cannot export as '{format}': the formats are glb, fbx and vrm"
-        ))
-    })?;
+    let format: OutputFormat = format.parse().map_err(|e: String| JsError::new(&e))?;
     let names = match bone_names {
         None | Some("") => None,
         Some(names) => Some(names.parse().map_err(|e: String| JsError::new(&e))?),

@@ -67,7 +67,7 @@ pub async fn rig_files(
     };
     let helpers = spread.map(super::spread::Helpers);
     let spread = helpers.as_ref().map(|h| h as &dyn crate::skeleton::Spread);
-    let (glb, report) = crate::pipeline::rig_files(
+    let crate::pipeline::RiggedFiles { glb, report, .. } = crate::pipeline::rig_files(
         &InputFile::list(&files),
         &request,
         networks,
