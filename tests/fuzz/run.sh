@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes each input reader for a bounded time: bash tests/fuzz/run.sh [SECONDS_PER_TARGET]
-# Seeds are tests/corpus; any crash found is copied to tests/fuzz/regressions/<target>/, which
-# `cargo test --test corpus` replays from then on, and the script fails.
+# Seeds are tests/fuzz/seeds/<target> (minimised, committed; see minimise.sh) and tests/corpus;
+# what a run finds goes to tests/fuzz/corpus/<target> (not committed). Any crash found is
+# copied to tests/fuzz/regressions/<target>/, which `cargo test --test corpus` replays from
+# then on, and the script fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds="${1:-20}"
@@ -9,12 +11,15 @@ seconds="${1:-20}"
 export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/fuzz"
 status=0
-for target in glb obj bvh fbx dae; do
-  mkdir -p "tests/fuzz/corpus/$target"
+for target in glb glb_json obj bvh fbx dae; do
+  mkdir -p "tests/fuzz/corpus/$target" "tests/fuzz/seeds/$target"
   log="$(mktemp)"
   rc=0
-  cargo fuzz run --fuzz-dir tests/fuzz -O "$target" "tests/fuzz/corpus/$target" tests/corpus \
-    -- -max_total_time="$seconds" -rss_limit_mb=2048 >"$log" 2>&1 || rc=$?
+  dict=()
+  [ "$target" = glb_json ] && dict=(-dict=tests/fuzz/gltf.dict)
+  cargo fuzz run --fuzz-dir tests/fuzz -O "$target" "tests/fuzz/corpus/$target" \
+    "tests/fuzz/seeds/$target" tests/corpus -- -max_total_time="$seconds" -rss_limit_mb=2048 \
+    "${dict[@]}" >"$log" 2>&1 || rc=$?
   grep -E '^Done|panicked|SUMMARY|ERROR|^error' "$log" || true
   if [ "$rc" != 0 ]; then
     tail -n 30 "$log" >&2
