@@ -137,6 +137,28 @@ fn broken_bvh_files_name_the_line() {
     }
 }
 
+/// An animation channel aimed at a node the file lacks, or at a property glTF does not
+/// animate, is skipped with a warning; the rest of the clip is kept (the `gltf` crate
+/// validates neither and panicked on both: found by the `glb_json` fuzz target).
+#[test]
+fn channels_with_broken_targets_are_skipped() {
+    let root = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fuzz/regressions/glb"
+    ));
+    for file in ["animation-target-node.glb", "animation-target-path.glb"] {
+        let bytes = std::fs::read(root.join(file)).unwrap();
+        let c = import(&bytes, file, &Limits::default()).unwrap();
+        assert_eq!(c.animations.len(), 1, "{file}");
+        assert!(c.animations[0].frame_count() > 1, "{file}");
+        assert!(
+            (c.warnings.iter()).any(|w| w.contains("channel 7: its target is not")),
+            "{file}: {:?}",
+            c.warnings
+        );
+    }
+}
+
 /// Inputs that once crashed a fuzz target (kept by `tests/fuzz/run.sh`) must now fail cleanly
 /// or import; replaying them is what keeps a fixed crash fixed.
 #[test]
@@ -145,7 +167,9 @@ fn fuzz_regressions_stay_fixed() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fuzz/regressions"
     ));
-    for target in ["glb", "obj", "bvh"] {
+    // fbx_tree's crashes are edits of its base files: `cargo fuzz run fbx_tree FILE` replays
+    // them (tests/fuzz/fuzz_targets/fbx_tree.rs); each fixed one is kept here as the FBX file.
+    for target in ["glb", "glb_json", "obj", "bvh", "fbx", "dae"] {
         let Ok(entries) = std::fs::read_dir(root.join(target)) else {
             continue;
         };
@@ -155,6 +179,9 @@ fn fuzz_regressions_stay_fixed() {
                 "bvh" => {
                     let _ = Bvh::parse(&String::from_utf8_lossy(&bytes), "regression.bvh");
                 }
+                "glb_json" => {
+                    let _ = import(&glb_around(&bytes), "regression.glb", &Limits::default());
+                }
                 _ => {
                     let name = format!("regression.{target}");
                     let _ = import(&bytes, &name, &Limits::default());
@@ -162,4 +189,27 @@ fn fuzz_regressions_stay_fixed() {
             }
         }
     }
+}
+
+/// The GLB the `glb_json` fuzz target builds from its input: JSON, a zero byte, the binary
+/// chunk.
+fn glb_around(input: &[u8]) -> Vec<u8> {
+    let (json, bin) = match input.iter().position(|&b| b == 0) {
+        Some(at) => (&input[..at], &input[at + 1..]),
+        None => (input, &[][..]),
+    };
+    let mut out = b"glTF\x02\0\0\0\0\0\0\0".to_vec();
+    for (kind, bytes, pad) in [(b"JSON", json, b' '), (b"BIN\0", bin, 0)] {
+        if bytes.is_empty() && pad == 0 {
+            continue;
+        }
+        let len = bytes.len().div_ceil(4) * 4;
+        out.extend_from_slice(&(len as u32).to_le_bytes());
+        out.extend_from_slice(kind);
+        out.extend_from_slice(bytes);
+        out.resize(out.len() + len - bytes.len(), pad);
+    }
+    let total = out.len() as u32;
+    out[8..12].copy_from_slice(&total.to_le_bytes());
+    out
 }

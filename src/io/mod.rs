@@ -8,7 +8,7 @@ mod collada;
 #[cfg(not(target_arch = "wasm32"))]
 mod disk;
 mod error;
-mod fbx;
+pub mod fbx;
 mod glb;
 mod gltf_scene;
 mod mesh_builder;

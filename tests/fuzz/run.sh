@@ -11,15 +11,17 @@ seconds="${1:-20}"
 export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/fuzz"
 status=0
-for target in glb glb_json obj bvh fbx dae; do
+for target in glb glb_json obj bvh fbx fbx_tree dae; do
   mkdir -p "tests/fuzz/corpus/$target" "tests/fuzz/seeds/$target"
   log="$(mktemp)"
   rc=0
-  dict=()
-  [ "$target" = glb_json ] && dict=(-dict=tests/fuzz/gltf.dict)
+  extra=()
+  [ "$target" = glb_json ] && extra=(-dict=tests/fuzz/gltf.dict)
+  # A byte picking the base file, then up to 64 edits of 8 bytes (fuzz_targets/fbx_tree.rs).
+  [ "$target" = fbx_tree ] && extra=(-max_len=513)
   cargo fuzz run --fuzz-dir tests/fuzz -O "$target" "tests/fuzz/corpus/$target" \
     "tests/fuzz/seeds/$target" tests/corpus -- -max_total_time="$seconds" -rss_limit_mb=2048 \
-    "${dict[@]}" >"$log" 2>&1 || rc=$?
+    "${extra[@]}" >"$log" 2>&1 || rc=$?
   grep -E '^Done|panicked|SUMMARY|ERROR|^error' "$log" || true
   if [ "$rc" != 0 ]; then
     tail -n 30 "$log" >&2

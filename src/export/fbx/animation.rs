@@ -5,11 +5,12 @@
 
 use glam::{DQuat, DVec3};
 
-use super::node::{Node, Value, property};
+use super::node::property;
 use super::skeleton::{Rig, locals, rigid_frames};
 use super::{Objects, euler, fbx_name};
 use crate::Character;
 use crate::export::ExportOptions;
+use crate::io::fbx::{Node, Value};
 use crate::rig::Clip;
 
 /// FBX time: ticks per second.

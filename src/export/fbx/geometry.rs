@@ -6,11 +6,12 @@ use std::collections::HashMap;
 
 use glam::Vec3;
 
-use super::node::{Node, Value, property};
+use super::node::property;
 use super::{CM, Objects};
 use crate::Character;
 use crate::export::ExportOptions;
 use crate::export::gltf_document::vertex_influences;
+use crate::io::fbx::{Node, Value};
 use crate::rig::{Influence, SkinWeights};
 
 /// What the skin needs to know of the written geometry.

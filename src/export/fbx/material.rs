@@ -2,9 +2,10 @@
 //! and normal maps as textures whose images are embedded in the file (`Video` content), so
 //! the FBX travels alone as the GLB does.
 
-use super::node::{Node, Value, property};
+use super::node::property;
 use super::{Objects, display_name, fbx_name};
 use crate::Character;
+use crate::io::fbx::{Node, Value};
 use crate::mesh::{AlphaMode, Material};
 
 /// The material slot of every triangle: the character's material index, or the neutral

@@ -17,9 +17,10 @@ use std::collections::BTreeMap;
 
 use glam::DVec3;
 
-use self::node::{CREATION_TIME, FILE_ID, Node, VERSION, Value, object_name, property};
+use self::node::{CREATION_TIME, FILE_ID, object_name, property};
 use super::{ExportError, ExportOptions};
 use crate::Character;
+use crate::io::fbx::{Node, VERSION, Value, encode};
 
 /// File units per metre: FBX files are in centimetres.
 const CM: f64 = 100.0;
@@ -67,7 +68,7 @@ pub fn export_fbx(character: &Character, options: &ExportOptions) -> Result<Vec<
         Node::new("Connections").children(std::mem::take(&mut objects.links)),
         animation::takes(character, options),
     ];
-    node::encode(&top).ok_or_else(|| ExportError::TooLarge {
+    encode(&top).ok_or_else(|| ExportError::TooLarge {
         name: character.name.clone(),
         format: "FBX",
     })

@@ -6,9 +6,10 @@ use glam::{DMat4, DQuat, DVec3, Mat4};
 
 use super::euler;
 use super::geometry::Geometry;
-use super::node::{Node, Value, property};
+use super::node::property;
 use super::{CM, Objects, display_name, fbx_name};
 use crate::Character;
+use crate::io::fbx::{Node, Value};
 use crate::rig::Skeleton;
 
 /// The written skeleton: each joint's model id.

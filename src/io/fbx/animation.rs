@@ -197,9 +197,9 @@ impl Scene<'_> {
                 };
                 let curve = self.doc.objects[curve].node;
                 channel.curves[axis] = Some(Curve {
-                    times: curve.child("KeyTime").map(|n| n.ints()).unwrap_or_default(),
+                    times: curve.find("KeyTime").map(|n| n.ints()).unwrap_or_default(),
                     values: curve
-                        .child("KeyValueFloat")
+                        .find("KeyValueFloat")
                         .map(|n| n.floats())
                         .unwrap_or_default(),
                 });

@@ -118,9 +118,9 @@ fn number(word: &str) -> Option<Value> {
         return None;
     }
     if let Ok(i) = word.parse::<i64>() {
-        return Some(Value::Int(i));
+        return Some(Value::I64(i));
     }
-    word.parse::<f64>().ok().map(Value::Float)
+    word.parse::<f64>().ok().map(Value::F64)
 }
 
 struct Parser<'a> {
@@ -236,26 +236,11 @@ impl Parser<'_> {
             return Err("an array's '}' is missing".into());
         }
         self.pos += 1;
-        if numbers.iter().all(|v| matches!(v, Value::Int(_))) {
-            Ok(Value::Ints(
-                numbers
-                    .iter()
-                    .filter_map(|v| match v {
-                        Value::Int(i) => Some(*i),
-                        _ => None,
-                    })
-                    .collect(),
-            ))
+        if numbers.iter().all(|v| matches!(v, Value::I64(_))) {
+            Ok(Value::I64s(numbers.iter().filter_map(Value::int).collect()))
         } else {
-            Ok(Value::Floats(
-                numbers
-                    .iter()
-                    .filter_map(|v| match v {
-                        Value::Int(i) => Some(*i as f64),
-                        Value::Float(f) => Some(*f),
-                        _ => None,
-                    })
-                    .collect(),
+            Ok(Value::F64s(
+                numbers.iter().filter_map(Value::float).collect(),
             ))
         }
     }

@@ -1,6 +1,9 @@
 //! Binary FBX (versions 7.0–7.7): a header, then nested node records whose values are typed
 //! scalars, strings and arrays (zlib-compressed when large). Offsets and lengths come from the
-//! file, so each is checked against the bytes there are before it is followed.
+//! file, so each is checked against the bytes there are before it is followed. Written as 7.4,
+//! each record prefixed with the file offset where it ends, arrays over 128 bytes deflated.
+
+use miniz_oxide::deflate::compress_to_vec_zlib;
 
 use super::tree::{Budget, Node, Value};
 
@@ -119,12 +122,12 @@ impl Reader<'_> {
     fn value(&mut self) -> Result<Value, String> {
         let code = self.byte()?;
         Ok(match code {
-            b'Y' => Value::Int(i16::from_le_bytes(self.array::<2>()?) as i64),
-            b'C' => Value::Int((self.byte()? != 0) as i64),
-            b'I' => Value::Int(i32::from_le_bytes(self.array::<4>()?) as i64),
-            b'L' => Value::Int(i64::from_le_bytes(self.array::<8>()?)),
-            b'F' => Value::Float(f32::from_le_bytes(self.array::<4>()?) as f64),
-            b'D' => Value::Float(f64::from_le_bytes(self.array::<8>()?)),
+            b'Y' => Value::I16(i16::from_le_bytes(self.array::<2>()?)),
+            b'C' => Value::Bool(self.byte()? != 0),
+            b'I' => Value::I32(i32::from_le_bytes(self.array::<4>()?)),
+            b'L' => Value::I64(i64::from_le_bytes(self.array::<8>()?)),
+            b'F' => Value::F32(f32::from_le_bytes(self.array::<4>()?)),
+            b'D' => Value::F64(f64::from_le_bytes(self.array::<8>()?)),
             b'S' | b'R' => {
                 let len = self.u32()? as usize;
                 let data = self.take(len)?;
@@ -179,27 +182,27 @@ impl Reader<'_> {
         }
         let chunks = raw.chunks_exact(size);
         Ok(match code {
-            b'd' => Value::Floats(
+            b'd' => Value::F64s(
                 chunks
                     .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
                     .collect(),
             ),
-            b'f' => Value::Floats(
+            b'f' => Value::F32s(
                 chunks
-                    .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])) as f64)
+                    .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
                     .collect(),
             ),
-            b'l' => Value::Ints(
+            b'l' => Value::I64s(
                 chunks
                     .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
                     .collect(),
             ),
-            b'i' => Value::Ints(
+            b'i' => Value::I32s(
                 chunks
-                    .map(|c| i32::from_le_bytes(c.try_into().unwrap_or([0; 4])) as i64)
+                    .map(|c| i32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
                     .collect(),
             ),
-            _ => Value::Ints(raw.iter().map(|&b| b as i64).collect()),
+            _ => Value::Bytes(raw.to_vec()),
         })
     }
 
@@ -241,5 +244,152 @@ impl Reader<'_> {
         } else {
             Ok(self.u32()? as usize)
         }
+    }
+}
+
+/// The version rigkit writes: 7.4, which every FBX reader in use takes.
+pub const VERSION: u32 = 7400;
+/// A null record: 13 zero bytes close a node's children.
+const NULL_RECORD: [u8; 13] = [0; 13];
+const FOOTER_ID: [u8; 16] = [
+    0xfa, 0xbc, 0xab, 0x09, 0xd0, 0xc8, 0xd4, 0x66, 0xb1, 0x76, 0xfb, 0x83, 0x1c, 0xf7, 0x26, 0x7e,
+];
+const FOOTER_MAGIC: [u8; 16] = [
+    0xf8, 0x5a, 0x8c, 0x6a, 0xde, 0xf5, 0xd9, 0x7e, 0xec, 0xe9, 0x0c, 0xe3, 0x75, 0x8f, 0x29, 0x0b,
+];
+
+/// The whole file: header, the top-level nodes, a null record and the footer. `None` when
+/// it would pass 4 GiB, past what 7.4's 32-bit offsets address.
+pub fn encode(top: &[Node]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(1 << 16);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&[0x1a, 0]);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    for node in top {
+        write_node(&mut out, node, false)?;
+    }
+    out.extend_from_slice(&NULL_RECORD);
+    out.extend_from_slice(&FOOTER_ID);
+    out.extend_from_slice(&[0; 4]);
+    // Pad to 16 bytes (a full 16 when already aligned), as FBX SDK files are.
+    let pad = 16 - out.len() % 16;
+    out.resize(out.len() + pad, 0);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&[0; 120]);
+    out.extend_from_slice(&FOOTER_MAGIC);
+    u32::try_from(out.len()).ok().map(|_| out)
+}
+
+fn write_node(out: &mut Vec<u8>, node: &Node, last: bool) -> Option<()> {
+    let start = out.len();
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&u32::try_from(node.values.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    let name = node.name.as_bytes();
+    out.push(u8::try_from(name.len()).ok()?);
+    out.extend_from_slice(name);
+    let values_start = out.len();
+    for value in &node.values {
+        write_value(out, value)?;
+    }
+    let values_len = u32::try_from(out.len() - values_start).ok()?;
+    out[start + 8..start + 12].copy_from_slice(&values_len.to_le_bytes());
+    if let Some((final_child, rest)) = node.children.split_last() {
+        for child in rest {
+            write_node(out, child, false)?;
+        }
+        write_node(out, final_child, true)?;
+        out.extend_from_slice(&NULL_RECORD);
+    } else if node.values.is_empty() && !last {
+        // An empty node is closed like a parent, except as the last of its siblings.
+        out.extend_from_slice(&NULL_RECORD);
+    }
+    let end = u32::try_from(out.len()).ok()?;
+    out[start..start + 4].copy_from_slice(&end.to_le_bytes());
+    Some(())
+}
+
+fn write_value(out: &mut Vec<u8>, value: &Value) -> Option<()> {
+    match value {
+        Value::Bool(b) => out.extend_from_slice(&[b'C', u8::from(*b)]),
+        Value::I16(v) => {
+            out.push(b'Y');
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        Value::F32(v) => {
+            out.push(b'F');
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        Value::I32(v) => {
+            out.push(b'I');
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        Value::I64(v) => {
+            out.push(b'L');
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        Value::F64(v) => {
+            out.push(b'D');
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        Value::Str(s) => write_bytes(out, b'S', s.as_bytes())?,
+        Value::Raw(bytes) => write_bytes(out, b'R', bytes)?,
+        Value::Bytes(v) => write_array(out, b'b', v.len(), v.iter().copied())?,
+        Value::F32s(v) => write_array(out, b'f', v.len(), v.iter().flat_map(|x| x.to_le_bytes()))?,
+        Value::F64s(v) => write_array(out, b'd', v.len(), v.iter().flat_map(|x| x.to_le_bytes()))?,
+        Value::I32s(v) => write_array(out, b'i', v.len(), v.iter().flat_map(|x| x.to_le_bytes()))?,
+        Value::I64s(v) => write_array(out, b'l', v.len(), v.iter().flat_map(|x| x.to_le_bytes()))?,
+    }
+    Some(())
+}
+
+fn write_bytes(out: &mut Vec<u8>, code: u8, bytes: &[u8]) -> Option<()> {
+    out.push(code);
+    out.extend_from_slice(&u32::try_from(bytes.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(bytes);
+    Some(())
+}
+
+fn write_array(
+    out: &mut Vec<u8>,
+    code: u8,
+    count: usize,
+    bytes: impl Iterator<Item = u8>,
+) -> Option<()> {
+    let raw: Vec<u8> = bytes.collect();
+    // Small arrays stay raw, as the FBX SDK writes them; larger ones are deflated (fast level).
+    let (encoding, data) = if raw.len() <= 128 {
+        (0u32, raw)
+    } else {
+        (1u32, compress_to_vec_zlib(&raw, 1))
+    };
+    out.push(code);
+    out.extend_from_slice(&u32::try_from(count).ok()?.to_le_bytes());
+    out.extend_from_slice(&encoding.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(data.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(&data);
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_end_where_their_offsets_say() {
+        let file = encode(&[
+            Node::new("Parent")
+                .value(Value::I32(7))
+                .child(Node::of("Array", Value::F64s(vec![1.0; 40])))
+                .child(Node::new("Empty")),
+            Node::of("Last", Value::Str("x".into())),
+        ])
+        .unwrap();
+        // The first record starts after the 27-byte header and ends where its offset says,
+        // on the next record's start.
+        let end = u32::from_le_bytes(file[27..31].try_into().unwrap()) as usize;
+        let next_name_len = file[end + 12] as usize;
+        assert_eq!(&file[end + 13..end + 13 + next_name_len], b"Last");
+        assert_eq!(&file[file.len() - 16..], &FOOTER_MAGIC);
     }
 }

@@ -33,8 +33,8 @@ impl Scene<'_> {
                     continue;
                 };
                 let node = self.doc.objects[shape].node;
-                let indexes = node.child("Indexes").map(Node::ints).unwrap_or_default();
-                let deltas = node.child("Vertices").map(Node::floats).unwrap_or_default();
+                let indexes = node.find("Indexes").map(Node::ints).unwrap_or_default();
+                let deltas = node.find("Vertices").map(Node::floats).unwrap_or_default();
                 let offsets = indexes
                     .iter()
                     .zip(deltas.chunks_exact(3))
@@ -47,7 +47,7 @@ impl Scene<'_> {
                 // A node of its own in Blender's files, a property in the FBX SDK's.
                 let percent = object
                     .node
-                    .child("DeformPercent")
+                    .find("DeformPercent")
                     .and_then(|n| n.floats().first().copied())
                     .or_else(|| {
                         properties(object.node)

@@ -20,7 +20,7 @@ pub struct Geometry {
 
 /// The geometry of `node`, or why it cannot be read.
 pub fn read(node: &Node, max_triangles: usize) -> Result<Geometry, String> {
-    let coords = node.child("Vertices").map(Node::floats).unwrap_or_default();
+    let coords = node.find("Vertices").map(Node::floats).unwrap_or_default();
     if !coords.len().is_multiple_of(3) {
         return Err(format!(
             "{} vertex coordinates, not a multiple of 3",
@@ -32,7 +32,7 @@ pub fn read(node: &Node, max_triangles: usize) -> Result<Geometry, String> {
         .map(|c| DVec3::new(c[0], c[1], c[2]))
         .collect();
     let indices = node
-        .child("PolygonVertexIndex")
+        .find("PolygonVertexIndex")
         .map(Node::ints)
         .unwrap_or_default();
     let uvs = node
@@ -121,13 +121,13 @@ impl Layer {
         let index_values = if index.is_empty() {
             Vec::new()
         } else {
-            layer.child(index).map(Node::ints).unwrap_or_default()
+            layer.find(index).map(Node::ints).unwrap_or_default()
         };
         Self {
             mapping,
             // Material layers list slots directly even when they say "IndexToDirect".
             direct: reference == "Direct" || index.is_empty() || index_values.is_empty(),
-            values: layer.child(values).map(Node::floats).unwrap_or_default(),
+            values: layer.find(values).map(Node::floats).unwrap_or_default(),
             index: index_values,
             width,
         }

@@ -17,9 +17,10 @@ use std::collections::HashMap;
 
 use glam::{DMat4, DVec3, Vec3};
 
+pub use self::binary::{VERSION, encode};
 use self::objects::{Document, Key, properties};
 use self::transform::{axis_system, geometric_matrix, local_matrix};
-use self::tree::Node;
+pub use self::tree::{Node, Value};
 use super::ImportError;
 use super::axes::AxisSystem;
 use super::mesh_builder::MeshBuilder;
@@ -44,10 +45,16 @@ pub fn is_fbx(bytes: &[u8]) -> bool {
 /// [`ImportError::Fbx`] for a file that is not well-formed FBX, and the common import errors
 /// (no triangles, too many vertices or joints, non-finite positions).
 pub fn import(bytes: &[u8], name: &str, limits: &Limits) -> Result<Character, ImportError> {
-    let fail = |reason: String| ImportError::Fbx {
-        name: name.into(),
-        reason,
-    };
+    let top = nodes(bytes, name, limits)?;
+    Scene::new(&top, name, limits)?.character()
+}
+
+/// The top-level nodes of an FBX file (binary or ASCII), within `limits`, without reading a
+/// scene from them: what a tool that edits or checks FBX records works on.
+///
+/// # Errors
+/// [`ImportError::Fbx`] for a file that is not well-formed FBX.
+pub fn nodes(bytes: &[u8], name: &str, limits: &Limits) -> Result<Vec<Node>, ImportError> {
     // A node per property: a large scene has a few dozen per object.
     let max_nodes = limits.max_nodes.saturating_mul(10);
     // zlib packs FBX's float arrays a few times smaller, never dozens: a larger claim is a
@@ -55,13 +62,15 @@ pub fn import(bytes: &[u8], name: &str, limits: &Limits) -> Result<Character, Im
     let max_array_bytes = limits
         .max_file_bytes
         .min(bytes.len().saturating_mul(32).saturating_add(1 << 20));
-    let top = if bytes.starts_with(binary::MAGIC_TEXT) {
+    if bytes.starts_with(binary::MAGIC_TEXT) {
         binary::parse(bytes, max_nodes, max_array_bytes).map(|(nodes, _)| nodes)
     } else {
         ascii::parse(bytes, max_nodes, max_array_bytes)
     }
-    .map_err(fail)?;
-    Scene::new(&top, name, limits)?.character()
+    .map_err(|reason| ImportError::Fbx {
+        name: name.into(),
+        reason,
+    })
 }
 
 struct Scene<'a> {
@@ -137,10 +146,10 @@ impl<'a> Scene<'a> {
             }
             for pose in object.node.children_named("PoseNode") {
                 let node_key = pose
-                    .child("Node")
+                    .find("Node")
                     .and_then(|n| n.values.first())
                     .and_then(objects::key);
-                if let (Some(k), Some(m)) = (node_key, matrix(pose.child("Matrix"))) {
+                if let (Some(k), Some(m)) = (node_key, matrix(pose.find("Matrix"))) {
                     bind_pose.entry(k).or_insert(m);
                 }
             }
@@ -174,7 +183,7 @@ impl<'a> Scene<'a> {
             .filter(|k| {
                 // Blend shapes' targets are geometries too, of kind `Shape`.
                 let o = &self.doc.objects[*k];
-                o.kind != "Shape" && o.node.child("Vertices").is_some()
+                o.kind != "Shape" && o.node.find("Vertices").is_some()
             })
             .cloned()
             .collect();

@@ -177,9 +177,8 @@ impl<'a> Document<'a> {
 /// An object's key as a value names it: an id (7.x) or a `Class::Name` string (6.x).
 pub fn key(value: &Value) -> Option<Key> {
     match value {
-        Value::Int(i) => Some(i.to_string()),
         Value::Str(s) => Some(s.clone()),
-        _ => None,
+        other => other.int().map(|i| i.to_string()),
     }
 }
 
@@ -205,16 +204,7 @@ pub fn properties(node: &Node) -> HashMap<&str, Vec<f64>> {
     {
         for p in &list.children {
             let Some(name) = p.str(0) else { continue };
-            let numbers: Vec<f64> = p
-                .values
-                .iter()
-                .skip(1)
-                .filter_map(|v| match v {
-                    Value::Int(i) => Some(*i as f64),
-                    Value::Float(f) => Some(*f),
-                    _ => None,
-                })
-                .collect();
+            let numbers: Vec<f64> = p.values.iter().skip(1).filter_map(Value::float).collect();
             out.insert(name, numbers);
         }
     }

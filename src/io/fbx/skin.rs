@@ -43,10 +43,10 @@ impl Scene<'_> {
                 let node = object.node;
                 out.push(Cluster {
                     joint,
-                    indexes: node.child("Indexes").map(Node::ints).unwrap_or_default(),
-                    weights: node.child("Weights").map(Node::floats).unwrap_or_default(),
-                    transform: matrix(node.child("Transform")),
-                    link: matrix(node.child("TransformLink")),
+                    indexes: node.find("Indexes").map(Node::ints).unwrap_or_default(),
+                    weights: node.find("Weights").map(Node::floats).unwrap_or_default(),
+                    transform: matrix(node.find("Transform")),
+                    link: matrix(node.find("TransformLink")),
                 });
             }
         }

@@ -86,7 +86,7 @@ impl Scene<'_> {
 /// The bytes a `Video` embeds, if any. ASCII files split long content into several strings,
 /// each base64 on its own (with its own padding).
 fn content(video: &super::tree::Node) -> Option<Vec<u8>> {
-    let node = video.child("Content")?;
+    let node = video.find("Content")?;
     let mut chunks = Vec::new();
     for v in &node.values {
         match v {

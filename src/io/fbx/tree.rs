@@ -1,16 +1,74 @@
-//! The node tree both FBX encodings share: a node is a name, a list of typed values and child
-//! nodes. The binary and ASCII readers build it; the scene reader only ever sees this.
+//! The node tree both FBX encodings share, and the one rigkit writes: a node is a name, a
+//! list of typed values and child nodes. The binary and ASCII readers build it, the scene
+//! reader only ever sees this, and the FBX exporter builds one for [`super::encode`].
 
-/// One value of a node. Binary FBX types every value; ASCII only tells numbers from strings,
-/// so readers ask for what they need and numbers convert.
+/// One value of a node, as binary FBX types it (`C`, `Y`, `I`, `L`, `F`, `D`, `S`, `R` and
+/// the arrays). ASCII only tells integers from other numbers and strings, so its values come
+/// as [`Value::I64`], [`Value::F64`], [`Value::Str`], [`Value::I64s`] and [`Value::F64s`];
+/// readers ask for what they need ([`Value::int`], [`Value::float`], [`Node::floats`]) and
+/// numbers convert.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
-    Int(i64),
-    Float(f64),
+    Bool(bool),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    F32(f32),
+    F64(f64),
     Str(String),
     Raw(Vec<u8>),
-    Ints(Vec<i64>),
-    Floats(Vec<f64>),
+    /// A boolean or byte array (`b`, `c`).
+    Bytes(Vec<u8>),
+    F32s(Vec<f32>),
+    F64s(Vec<f64>),
+    I32s(Vec<i32>),
+    I64s(Vec<i64>),
+}
+
+impl Value {
+    /// A single integer (booleans as 0 and 1).
+    pub fn int(&self) -> Option<i64> {
+        match *self {
+            Self::Bool(b) => Some(i64::from(b)),
+            Self::I16(v) => Some(v.into()),
+            Self::I32(v) => Some(v.into()),
+            Self::I64(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// A single number of any type.
+    pub fn float(&self) -> Option<f64> {
+        match *self {
+            Self::F32(v) => Some(v.into()),
+            Self::F64(v) => Some(v),
+            _ => self.int().map(|i| i as f64),
+        }
+    }
+
+    /// An array's numbers (`None` for a single value or a string).
+    fn array(&self) -> Option<Vec<f64>> {
+        Some(match self {
+            Self::Bytes(v) => v.iter().map(|&x| x.into()).collect(),
+            Self::F32s(v) => v.iter().map(|&x| x.into()).collect(),
+            Self::F64s(v) => v.clone(),
+            Self::I32s(v) => v.iter().map(|&x| x.into()).collect(),
+            Self::I64s(v) => v.iter().map(|&x| x as f64).collect(),
+            _ => return None,
+        })
+    }
+
+    /// An array's integers, fractional numbers truncated (`None` for a single value).
+    fn int_array(&self) -> Option<Vec<i64>> {
+        Some(match self {
+            Self::Bytes(v) => v.iter().map(|&x| x.into()).collect(),
+            Self::I32s(v) => v.iter().map(|&x| x.into()).collect(),
+            Self::I64s(v) => v.clone(),
+            Self::F32s(v) => v.iter().map(|&x| x as i64).collect(),
+            Self::F64s(v) => v.iter().map(|&x| x as i64).collect(),
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -21,8 +79,35 @@ pub struct Node {
 }
 
 impl Node {
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            ..Self::default()
+        }
+    }
+
+    /// A node holding one value.
+    pub fn of(name: impl Into<String>, value: Value) -> Self {
+        Self::new(name).value(value)
+    }
+
+    pub fn value(mut self, value: Value) -> Self {
+        self.values.push(value);
+        self
+    }
+
+    pub fn child(mut self, child: Node) -> Self {
+        self.children.push(child);
+        self
+    }
+
+    pub fn children(mut self, children: impl IntoIterator<Item = Node>) -> Self {
+        self.children.extend(children);
+        self
+    }
+
     /// The first child called `name`.
-    pub fn child(&self, name: &str) -> Option<&Node> {
+    pub fn find(&self, name: &str) -> Option<&Node> {
         self.children.iter().find(|c| c.name == name)
     }
 
@@ -42,30 +127,20 @@ impl Node {
     /// (ASCII 6.x) the plain values themselves.
     pub fn floats(&self) -> Vec<f64> {
         match self.values.as_slice() {
-            [Value::Floats(v)] => v.clone(),
-            [Value::Ints(v)] => v.iter().map(|&x| x as f64).collect(),
-            values => values
-                .iter()
-                .filter_map(|v| match v {
-                    Value::Int(x) => Some(*x as f64),
-                    Value::Float(x) => Some(*x),
-                    _ => None,
-                })
-                .collect(),
+            [single] if let Some(v) = single.array() => v,
+            values => values.iter().filter_map(Value::float).collect(),
         }
     }
 
     /// The node's integers as one list, as [`Node::floats`]; fractional numbers are dropped.
     pub fn ints(&self) -> Vec<i64> {
         match self.values.as_slice() {
-            [Value::Ints(v)] => v.clone(),
-            [Value::Floats(v)] => v.iter().map(|&x| x as i64).collect(),
+            [single] if let Some(v) = single.int_array() => v,
             values => values
                 .iter()
-                .filter_map(|v| match v {
-                    Value::Int(x) => Some(*x),
-                    Value::Float(x) if x.fract() == 0.0 => Some(*x as i64),
-                    _ => None,
+                .filter_map(|v| match v.float() {
+                    Some(x) if v.int().is_none() => (x.fract() == 0.0).then_some(x as i64),
+                    _ => v.int(),
                 })
                 .collect(),
         }
@@ -73,7 +148,7 @@ impl Node {
 
     /// A child's single string value (`MappingInformationType: "ByPolygonVertex"`).
     pub fn child_str(&self, name: &str) -> Option<&str> {
-        self.child(name)?.str(0)
+        self.find(name)?.str(0)
     }
 }
 

@@ -12,6 +12,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 use gltf::Document;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::animation::{Interpolation, Property, util::ReadOutputs};
+use gltf::json::validation::Checked;
 
 use super::hierarchy::Hierarchy;
 use crate::Limits;
@@ -47,8 +48,14 @@ pub fn read_clips(
         let mut outside = 0usize;
         let mut tracks = Vec::new();
         for channel in animation.channels() {
-            let node = channel.target().node().index();
-            if channel.target().property() == Property::MorphTargetWeights {
+            let Some((node, property)) = target(document, &channel) else {
+                skipped.push(format!(
+                    "channel {}: its target is not a node property glTF animates",
+                    channel.index()
+                ));
+                continue;
+            };
+            if property == Property::MorphTargetWeights {
                 skipped.push("morph target weights are not kept".to_owned());
                 continue;
             }
@@ -56,7 +63,7 @@ pub fn read_clips(
                 outside += 1;
                 continue;
             }
-            match Track::read(&channel, buffers) {
+            match Track::read(&channel, node, property, buffers) {
                 Ok(track) => tracks.push(track),
                 Err(reason) => skipped.push(format!("channel {}: {reason}", channel.index())),
             }
@@ -214,6 +221,23 @@ impl<'h> RigNodes<'h> {
     }
 }
 
+/// A channel's target node and property, if the file names a node it has and a property
+/// glTF animates: the `gltf` crate validates neither, and panics reading them otherwise (an
+/// extension's path such as `pointer` among them).
+fn target(
+    document: &Document,
+    channel: &gltf::animation::Channel<'_>,
+) -> Option<(usize, Property)> {
+    let json = document.as_json();
+    let animation = json.animations.get(channel.animation().index())?;
+    let target = &animation.channels.get(channel.index())?.target;
+    let node = target.node.value();
+    match target.path {
+        Checked::Valid(property) if node < json.nodes.len() => Some((node, property)),
+        _ => None,
+    }
+}
+
 /// One channel's keys: times and values (for cubic splines, in-tangent, value, out-tangent per
 /// key), as 4-vectors whatever the property.
 struct Track {
@@ -225,10 +249,14 @@ struct Track {
 }
 
 impl Track {
-    fn read(channel: &gltf::animation::Channel<'_>, buffers: &[Vec<u8>]) -> Result<Self, String> {
+    fn read(
+        channel: &gltf::animation::Channel<'_>,
+        node: usize,
+        property: Property,
+        buffers: &[Vec<u8>],
+    ) -> Result<Self, String> {
         let sampler = channel.sampler();
         let (input, output) = (sampler.input(), sampler.output());
-        let property = channel.target().property();
         accessor_check::check(&input, buffers)?;
         accessor_check::check(&output, buffers)?;
         accessor_check::check_kind(
@@ -286,7 +314,7 @@ impl Track {
             return Err(format!("{} keys but {} values", times.len(), values.len()));
         }
         Ok(Self {
-            node: channel.target().node().index(),
+            node,
             property,
             interpolation,
             times,
