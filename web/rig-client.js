@@ -63,7 +63,14 @@ export function setupRigClient(ctx) {
       worker.onmessage = ({ data }) => {
         if (data.id !== id) return;
         if (data.stage) showProgress(data.stage);
-        else if (data.error) reject(new Error(data.error));
+        else if (data.error) {
+          // A worker whose module trapped is replaced on the next job.
+          if (data.stopped) {
+            worker.terminate();
+            worker = null;
+          }
+          reject(new Error(data.error));
+        }
         else resolve(data);
       };
       worker.onerror = (e) => reject(new Error(e.message || 'the rig worker failed'));

@@ -9,6 +9,19 @@ import { GPU_INIT_TIMEOUT_MS, withTimeout } from './gpu.js';
 const BINARY = new URL('../rigkit_bg.wasm', import.meta.url);
 
 let ready = null;
+// The module's memory, read after a trap to tell running out of it from other failures.
+let memory = null;
+// The job under way: a trap inside the module's async work surfaces as an uncaught error,
+// answered for this job.
+let running = null;
+
+// A trap the job's promise never sees (the module's futures run from the event loop): said
+// to the page as a stopped job instead of a bare "RuntimeError: unreachable".
+self.addEventListener('error', (event) => {
+  if (!(event.error instanceof WebAssembly.RuntimeError) || running === null) return;
+  event.preventDefault();
+  self.postMessage({ id: running, error: stoppedMessage(event.error), stopped: true });
+});
 // Whether this worker has its own WebGPU device for the networks: tried once, on the first
 // neural rig the page asks to run on the GPU; a browser without an adapter stays on the CPU.
 let gpu = null;
@@ -34,7 +47,7 @@ async function compile(binary) {
 async function wasm() {
   if (!ready) {
     ready = compile(BINARY).then(async (compiled) => {
-      await init({ module_or_path: compiled });
+      ({ memory } = await init({ module_or_path: compiled }));
       helpers = new Helpers(compiled);
       return rigkit;
     });
@@ -160,6 +173,7 @@ self.onmessage = async ({ data }) => {
     return;
   }
   const { id } = data;
+  running = id;
   const progress = (stage) => self.postMessage({ id, stage });
   try {
     const module = await wasm();
@@ -178,6 +192,30 @@ self.onmessage = async ({ data }) => {
       [result.glb.buffer],
     );
   } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) {
+      // The module trapped (out of memory, or a bug): its state is lost, so the page starts a
+      // new worker for the next job.
+      self.postMessage({ id, error: stoppedMessage(e), stopped: true });
+      return;
+    }
     self.postMessage({ id, error: e && e.message ? e.message : String(e) });
   }
 };
+
+// Words for a trap. Rust aborts when an allocation fails; whether memory can still grow tells
+// that from a bug: wasm32 addresses at most 4 GB, and the browser may allow less.
+function stoppedMessage(e) {
+  const megabytes = memory ? Math.round(memory.buffer.byteLength / 2 ** 20) : 0;
+  let full = false;
+  try {
+    memory.grow(256);
+  } catch {
+    full = true;
+  }
+  return full
+    ? `This file needs more memory than the page can give it (rigkit had ${megabytes} MB, all a `
+      + 'browser tab lets WebAssembly use). Nothing changed. Try a lighter mesh, or the command '
+      + 'line (rigkit rig), which has no such limit.'
+    : `rigkit stopped on an internal error (${e.message}). Nothing changed, and it has restarted; `
+      + 'please report the file.';
+}

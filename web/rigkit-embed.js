@@ -121,6 +121,11 @@ export class Rigger {
         if (data.stage) onProgress(data.stage);
         else {
           if (signal) signal.removeEventListener('abort', abort);
+          // A worker whose module trapped (out of memory) is replaced on the next call.
+          if (data.stopped) {
+            worker.terminate();
+            if (this.worker === worker) this.worker = null;
+          }
           if (data.error) reject(new Error(data.error));
           else resolve(data);
         }

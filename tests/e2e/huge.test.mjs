@@ -2,7 +2,9 @@
 // vertices, a 146 MB GLB, written by the native CLI that `cargo test` builds, which CI runs
 // first) is fetched from the page's origin and rigged as the Rig button does, in the worker,
 // skinned on a proxy, while the page keeps answering; the rig replaces what was shown. Its
-// times go to target/e2e/huge.json (a benchmark, not an assertion). CPU backend.
+// times go to target/e2e/huge.json (a benchmark, not an assertion). CPU backend. With the
+// module's memory capped (as a browser that allows WebAssembly less than 4 GB would), the same
+// file ends with a message naming memory, the character stays, and a new worker rigs the next.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -72,6 +74,79 @@ test('a 1.8 M-vertex, 146 MB character is rigged in the page while the page keep
     assert.ok(outcome.rigged.jointCount >= 20, JSON.stringify(outcome.rigged));
     assert.ok(answered >= 5, `the page answered ${answered} times while rigging`);
     assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+// `bytes` (a wasm module) with its memory capped at `pages` of 64 KiB: what a browser that
+// lets WebAssembly have less than 4 GB does to rigkit, at a size this machine can reach.
+function capMemory(bytes, pages) {
+  const leb = (n) => {
+    const out = [];
+    do {
+      let b = n & 0x7f;
+      n >>>= 7;
+      if (n) b |= 0x80;
+      out.push(b);
+    } while (n);
+    return out;
+  };
+  const read = (at) => {
+    let n = 0;
+    let shift = 0;
+    let b;
+    do {
+      b = bytes[at++];
+      n += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    return [n, at];
+  };
+  let at = 8;
+  while (at < bytes.length) {
+    const id = bytes[at];
+    const [size, body] = read(at + 1);
+    if (id === 5) {
+      const [, limits] = read(body); // one memory
+      const [min] = read(limits + 1);
+      const section = [1, 1, ...leb(min), ...leb(pages)];
+      return Buffer.concat([
+        bytes.subarray(0, at), Buffer.from([5, ...leb(section.length), ...section]),
+        bytes.subarray(body + size),
+      ]);
+    }
+    at = body + size;
+  }
+  throw new Error('no memory section');
+}
+
+test('a file past the memory the page has ends with a message naming memory, and the next rig works', async () => {
+  const browser = await launch({ webgpu: false });
+  try {
+    const wasm = capMemory(fs.readFileSync(path.join(dist, 'rigkit_bg.wasm')), 8192); // 512 MB
+    await browser.context.route('**/rigkit_bg.wasm', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/wasm', body: wasm }));
+    const { page } = await openApp(browser.context, server.url);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.joints > 0, null, { timeout: 120000 });
+    const before = await page.evaluate(() => ({ ...window.rigkit.current }));
+    const error = await page.evaluate(() => fetch('huge/mannequiny-x4.glb')
+      .then((response) => response.arrayBuffer())
+      .then((bytes) => window.rigkit.rig(new Uint8Array(bytes), 'mannequiny-x4.glb', { template: 'auto' }))
+      .then(() => null, (e) => e.message));
+    assert.match(error || '', /needs more memory than the page can give it/);
+    assert.match(await page.textContent('#error-text'), /needs more memory than the page can give it/);
+    assert.ok(await page.isVisible('#error-banner'));
+    const kept = await page.evaluate(() => ({ ...window.rigkit.current }));
+    assert.equal(kept.name, before.name);
+    assert.equal(kept.vertices, before.vertices);
+    // A fresh worker rigs the next file.
+    const next = await page.evaluate(() => fetch('web/samples/fox.glb')
+      .then((response) => response.arrayBuffer())
+      .then((bytes) => window.rigkit.rig(new Uint8Array(bytes), 'fox.glb', { template: 'free' }))
+      .then((rig) => ({ joints: rig.jointCount }), (e) => ({ error: e.message })));
+    assert.equal(next.error, undefined, next.error);
+    assert.ok(next.joints > 5, JSON.stringify(next));
   } finally {
     await browser.close();
   }

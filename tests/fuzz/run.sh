@@ -18,7 +18,7 @@ for target in glb glb_json obj bvh fbx fbx_tree dae; do
   extra=()
   [ "$target" = glb_json ] && extra=(-dict=tests/fuzz/gltf.dict)
   # A byte picking the base file, then up to 64 edits of 8 bytes (fuzz_targets/fbx_tree.rs).
-  [ "$target" = fbx_tree ] && extra=(-max_len=513)
+  [ "$target" = fbx_tree ] && extra=(-max_len=513 -len_control=0)
   cargo fuzz run --fuzz-dir tests/fuzz -O "$target" "tests/fuzz/corpus/$target" \
     "tests/fuzz/seeds/$target" tests/corpus -- -max_total_time="$seconds" -rss_limit_mb=2048 \
     "${extra[@]}" >"$log" 2>&1 || rc=$?
