@@ -87,7 +87,7 @@ fn number(arg: u32) -> f64 {
 /// `v` with its number (or its `arg`-th element's) replaced, keeping its type.
 fn set_number(v: &mut Value, arg: u32) {
     let x = number(arg);
-    let at = |len: usize| (arg as usize >> 8) % len.max(1);
+    let at = arg as usize >> 8;
     match v {
         Value::Bool(b) => *b = x != 0.0,
         Value::I16(i) => *i = x as i16,
@@ -96,36 +96,19 @@ fn set_number(v: &mut Value, arg: u32) {
         Value::F32(f) => *f = x as f32,
         Value::F64(f) => *f = x,
         Value::Str(s) => *s = format!("{x}"),
-        Value::Raw(r) | Value::Bytes(r) => {
-            let i = at(r.len());
-            if let Some(b) = r.get_mut(i) {
-                *b = arg as u8;
-            }
-        }
-        Value::F32s(a) => {
-            let i = at(a.len());
-            if let Some(e) = a.get_mut(i) {
-                *e = x as f32;
-            }
-        }
-        Value::F64s(a) => {
-            let i = at(a.len());
-            if let Some(e) = a.get_mut(i) {
-                *e = x;
-            }
-        }
-        Value::I32s(a) => {
-            let i = at(a.len());
-            if let Some(e) = a.get_mut(i) {
-                *e = x as i32;
-            }
-        }
-        Value::I64s(a) => {
-            let i = at(a.len());
-            if let Some(e) = a.get_mut(i) {
-                *e = x as i64;
-            }
-        }
+        Value::Raw(a) | Value::Bytes(a) => put(a, at, arg as u8),
+        Value::F32s(a) => put(a, at, x as f32),
+        Value::F64s(a) => put(a, at, x),
+        Value::I32s(a) => put(a, at, x as i32),
+        Value::I64s(a) => put(a, at, x as i64),
+    }
+}
+
+/// `a[at % len] = x`, if `a` has any element.
+fn put<T>(a: &mut [T], at: usize, x: T) {
+    if !a.is_empty() {
+        let i = at % a.len();
+        a[i] = x;
     }
 }
 
