@@ -20,7 +20,7 @@ let running = null;
 self.addEventListener('error', (event) => {
   if (!(event.error instanceof WebAssembly.RuntimeError) || running === null) return;
   event.preventDefault();
-  self.postMessage({ id: running, error: stoppedMessage(event.error), stopped: true });
+  postStopped(running, event.error);
 });
 // Whether this worker has its own WebGPU device for the networks: tried once, on the first
 // neural rig the page asks to run on the GPU; a browser without an adapter stays on the CPU.
@@ -193,14 +193,18 @@ self.onmessage = async ({ data }) => {
     );
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError) {
-      // The module trapped (out of memory, or a bug): its state is lost, so the page starts a
-      // new worker for the next job.
-      self.postMessage({ id, error: stoppedMessage(e), stopped: true });
+      postStopped(id, e);
       return;
     }
     self.postMessage({ id, error: e && e.message ? e.message : String(e) });
   }
 };
+
+// Job `id` ended in a trap (out of memory, or a bug): the module's state is lost, so the page
+// starts a new worker for the next job.
+function postStopped(id, e) {
+  self.postMessage({ id, error: stoppedMessage(e), stopped: true });
+}
 
 // Words for a trap. Rust aborts when an allocation fails; whether memory can still grow tells
 // that from a bug: wasm32 addresses at most 4 GB, and the browser may allow less.

@@ -7,7 +7,7 @@ fn padded_len(n: usize) -> usize {
     n.div_ceil(4) * 4
 }
 
-/// Packs `json` and `bin` into one GLB file.
+/// Packs `json` and `bin` into one GLB file (no BIN chunk when `bin` is empty).
 pub fn write(json: &[u8], bin: &[u8]) -> Vec<u8> {
     let json_len = padded_len(json.len());
     let bin_len = padded_len(bin.len());

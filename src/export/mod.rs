@@ -9,6 +9,7 @@ mod gltf_document;
 mod vrm;
 
 pub use fbx::export_fbx;
+pub use glb_container::write as write_glb;
 pub use gltf_document::{ExportError, ExportOptions, export_glb};
 
 use crate::Character;

@@ -8,6 +8,8 @@ use miniz_oxide::deflate::compress_to_vec_zlib;
 use super::tree::{Budget, Node, Value};
 
 pub const MAGIC: &[u8] = b"Kaydara FBX Binary  \0";
+/// The two bytes after [`MAGIC`], before the version.
+const MAGIC_END: [u8; 2] = [0x1a, 0];
 /// The header's text, which a damaged file may still start with.
 pub const MAGIC_TEXT: &[u8] = b"Kaydara FBX Binary";
 const HEADER: usize = 27;
@@ -18,7 +20,7 @@ pub fn parse(
     max_nodes: usize,
     max_array_bytes: usize,
 ) -> Result<(Vec<Node>, u32), String> {
-    if bytes.len() < HEADER || !bytes.starts_with(MAGIC) || bytes[21..23] != [0x1a, 0] {
+    if bytes.len() < HEADER || !bytes.starts_with(MAGIC) || bytes[21..23] != MAGIC_END {
         return Err(
             if bytes.starts_with(MAGIC_TEXT) && bytes.get(20) == Some(&b' ') {
                 "its binary header is damaged: its zero bytes became spaces, as when a binary file is copied as text".into()
@@ -263,7 +265,7 @@ const FOOTER_MAGIC: [u8; 16] = [
 pub fn encode(top: &[Node]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(1 << 16);
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&[0x1a, 0]);
+    out.extend_from_slice(&MAGIC_END);
     out.extend_from_slice(&VERSION.to_le_bytes());
     for node in top {
         write_node(&mut out, node, false)?;
@@ -311,27 +313,12 @@ fn write_node(out: &mut Vec<u8>, node: &Node, last: bool) -> Option<()> {
 
 fn write_value(out: &mut Vec<u8>, value: &Value) -> Option<()> {
     match value {
-        Value::Bool(b) => out.extend_from_slice(&[b'C', u8::from(*b)]),
-        Value::I16(v) => {
-            out.push(b'Y');
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        Value::F32(v) => {
-            out.push(b'F');
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        Value::I32(v) => {
-            out.push(b'I');
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        Value::I64(v) => {
-            out.push(b'L');
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        Value::F64(v) => {
-            out.push(b'D');
-            out.extend_from_slice(&v.to_le_bytes());
-        }
+        Value::Bool(b) => write_scalar(out, b'C', &[u8::from(*b)]),
+        Value::I16(v) => write_scalar(out, b'Y', &v.to_le_bytes()),
+        Value::I32(v) => write_scalar(out, b'I', &v.to_le_bytes()),
+        Value::I64(v) => write_scalar(out, b'L', &v.to_le_bytes()),
+        Value::F32(v) => write_scalar(out, b'F', &v.to_le_bytes()),
+        Value::F64(v) => write_scalar(out, b'D', &v.to_le_bytes()),
         Value::Str(s) => write_bytes(out, b'S', s.as_bytes())?,
         Value::Raw(bytes) => write_bytes(out, b'R', bytes)?,
         Value::Bytes(v) => write_array(out, b'b', v.len(), v.iter().copied())?,
@@ -341,6 +328,11 @@ fn write_value(out: &mut Vec<u8>, value: &Value) -> Option<()> {
         Value::I64s(v) => write_array(out, b'l', v.len(), v.iter().flat_map(|x| x.to_le_bytes()))?,
     }
     Some(())
+}
+
+fn write_scalar(out: &mut Vec<u8>, code: u8, bytes: &[u8]) {
+    out.push(code);
+    out.extend_from_slice(bytes);
 }
 
 fn write_bytes(out: &mut Vec<u8>, code: u8, bytes: &[u8]) -> Option<()> {

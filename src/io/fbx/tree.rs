@@ -138,9 +138,8 @@ impl Node {
             [single] if let Some(v) = single.int_array() => v,
             values => values
                 .iter()
-                .filter_map(|v| match v.float() {
-                    Some(x) if v.int().is_none() => (x.fract() == 0.0).then_some(x as i64),
-                    _ => v.int(),
+                .filter_map(|v| {
+                    (v.int()).or_else(|| v.float().filter(|x| x.fract() == 0.0).map(|x| x as i64))
                 })
                 .collect(),
         }
