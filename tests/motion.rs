@@ -680,7 +680,7 @@ fn named_legs(skeleton: &Skeleton) -> usize {
 fn walk_and_idle_play_on_every_legged_rig_of_the_shared_set() {
     let mut failures = Vec::new();
     let mut legged = 0;
-    // 0 A.D.'s characters too where `rigkit dataset 0ad` has converted them (CC-BY-SA, not
+    // 0 A.D.'s characters too where `rigkit lab dataset 0ad` has converted them (CC-BY-SA, not
     // shipped): RIGKIT_ZERO_AD=DIR.
     let mut sets: Vec<(String, std::path::PathBuf)> = ["eval", "train"]
         .into_iter()

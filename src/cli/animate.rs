@@ -2,6 +2,8 @@
 //! clip retargeted onto its skeleton, or a procedural motion — and write it as a GLB.
 
 use super::CliError;
+use super::options;
+use clap::Args;
 use std::path::Path;
 
 use rigkit::Limits;
@@ -9,45 +11,45 @@ use rigkit::anim::{Motion, RetargetOptions, SourceMotion, joint_map, procedural_
 use rigkit::export::ExportOptions;
 use rigkit::rig::{Clip, Skeleton};
 
-pub fn animate(args: &[String]) -> Result<(), CliError> {
-    let mut input = None;
-    let mut motion = None;
-    let mut output = None;
-    let mut clip_index = 0usize;
-    let mut options = RetargetOptions::default();
-    let mut keep_clips = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--motion" => {
-                motion = Some(it.next().ok_or("--motion needs a file or a name")?.clone())
-            }
-            "-o" | "--output" => output = Some(it.next().ok_or("-o needs a file")?.clone()),
-            "--clip" => {
-                let v = it.next().ok_or("--clip needs a number")?;
-                clip_index = v
-                    .parse()
-                    .map_err(|_| format!("--clip: '{v}' is not a number"))?;
-            }
-            "--no-ground" => options.keep_feet_above_ground = false,
-            "--keep-clips" => keep_clips = true,
-            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'").into()),
-            file if input.is_none() => input = Some(file.to_owned()),
-            extra => return Err(format!("unexpected argument '{extra}'").into()),
-        }
-    }
-    let (Some(input), Some(motion), Some(output)) = (input, motion, output) else {
-        return Err(
-            "animate takes RIGGED.glb --motion FILE.bvh|FILE.glb|NAME -o OUT.glb|OUT.fbx".into(),
-        );
+/// Put a motion on a rigged character
+///
+/// Put a motion on a rigged character: a BVH capture or a clip of another rigged file
+/// retargeted by joint names or hierarchy (rest poses aligned, root motion scaled by leg
+/// length, feet kept above the ground), or a motion made for its skeleton (legs, wings and
+/// tails found by shape)
+#[derive(Args)]
+pub struct AnimateArgs {
+    /// A rigged character
+    #[arg(value_name = "RIGGED")]
+    input: String,
+    /// A .bvh, .glb or .fbx file's motion, or idle, look, walk, flap or wave
+    #[arg(long, value_name = "FILE|NAME")]
+    motion: String,
+    /// The file to write: .glb, .vrm or .fbx
+    #[arg(short, long, value_name = "OUT", value_parser = options::output_file)]
+    output: String,
+    /// Which of the motion file's clips (from 0)
+    #[arg(long = "clip", value_name = "N", default_value = "0")]
+    clip_index: usize,
+    /// Let feet go below the ground
+    #[arg(long)]
+    no_ground: bool,
+    /// Keep the character's own clips after the new one
+    #[arg(long)]
+    keep_clips: bool,
+}
+
+pub fn animate(args: &AnimateArgs) -> Result<(), CliError> {
+    let (input, motion, output) = (&args.input, &args.motion, &args.output);
+    let options = RetargetOptions {
+        keep_feet_above_ground: !args.no_ground,
     };
-    super::output_format(&output)?;
-    let mut character = super::load(&input)?;
+    let mut character = super::load(input)?;
     let skeleton = character
         .skeleton
         .clone()
         .ok_or_else(|| format!("'{input}' has no skeleton: rig it first (rigkit rig)"))?;
-    let (clip, driven) = make_clip(&motion, clip_index, &skeleton, &options)?;
+    let (clip, driven) = make_clip(motion, args.clip_index, &skeleton, &options)?;
     let summary = format!(
         "clip '{}', {} frames, {:.2} s, {driven} of {} joints driven",
         clip.name,
@@ -55,11 +57,11 @@ pub fn animate(args: &[String]) -> Result<(), CliError> {
         clip.duration(),
         skeleton.joints.len()
     );
-    if !keep_clips {
+    if !args.keep_clips {
         character.animations.clear();
     }
     character.animations.insert(0, clip);
-    super::save(&character, &ExportOptions::default(), &output)?;
+    super::save(&character, &ExportOptions::default(), output)?;
     out!("wrote {output}: {summary}");
     Ok(())
 }

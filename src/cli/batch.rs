@@ -3,6 +3,8 @@
 //! loses none.
 
 use super::CliError;
+use super::options::{Export, RigChoice};
+use clap::Args;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,9 +13,9 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use rigkit::compute::cpu_device;
-use rigkit::export::{ExportOptions, export_glb};
+use rigkit::export::export_glb;
 use rigkit::neural::Networks;
-use rigkit::pipeline::{Methods, Recognised, RigRequest, rig_character_async};
+use rigkit::pipeline::{Recognised, RigRequest, rig_character_async};
 use serde::{Deserialize, Serialize};
 
 /// The record file written beside the outputs.
@@ -49,52 +51,48 @@ struct Record {
     template: Option<String>,
 }
 
-pub fn batch(args: &[String]) -> Result<(), CliError> {
-    let mut dirs = Vec::new();
-    let mut jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut template = "auto".to_owned();
-    let mut methods = Methods::BEST;
-    let mut export = ExportOptions::default();
-    let mut retry_errors = false;
-    let mut bone_names: Option<rigkit::rig::BoneNames> = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--jobs" | "-j" => {
-                let v = value("--jobs")?;
-                jobs = v
-                    .parse()
-                    .ok()
-                    .filter(|&n| (1..=256).contains(&n))
-                    .ok_or(format!("--jobs: '{v}' is not a number from 1 to 256"))?;
-            }
-            "--template" => template = value("--template")?,
-            "--method" => methods = value("--method")?.parse()?,
-            "--max-influences" => {
-                export.max_influences = super::rig::influences(&value("--max-influences")?)?;
-            }
-            "--retry-errors" => retry_errors = true,
-            "--bone-names" => bone_names = Some(value("--bone-names")?.parse()?),
-            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'").into()),
-            dir => dirs.push(PathBuf::from(dir)),
-        }
-    }
-    let [input, output] =
-        <[PathBuf; 2]>::try_from(dirs).map_err(|_| "batch takes IN_DIR OUT_DIR".to_owned())?;
+/// Rig every character of a folder, resumably
+///
+/// Rig every .glb/.gltf/.vrm/.fbx/.dae/.obj under IN_DIR into OUT_DIR (same relative
+/// paths, .glb), N at a time; a JSON line per asset in OUT_DIR/rigkit-batch.jsonl (status,
+/// seconds, vertices, joints, error). Run again to resume: assets done are skipped, failed
+/// ones too unless --retry-errors
+#[derive(Args)]
+pub struct BatchArgs {
+    /// The folder of characters
+    #[arg(value_name = "IN_DIR")]
+    input: PathBuf,
+    /// Where the rigged GLBs and the records go
+    #[arg(value_name = "OUT_DIR")]
+    output: PathBuf,
+    /// Characters rigged at once (default: one per core), 1 to 256
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: Option<u16>,
+    #[command(flatten)]
+    choice: RigChoice,
+    #[command(flatten)]
+    export: Export,
+    /// Rig again the assets that failed last time
+    #[arg(long)]
+    retry_errors: bool,
+}
+
+pub fn batch(args: &BatchArgs) -> Result<(), CliError> {
+    let (input, output) = (&args.input, &args.output);
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let export = &args.export;
     if !input.is_dir() {
         return Err(format!("'{}' is not a folder", input.display()).into());
     }
-    let request = RigRequest {
-        source: super::rig::skeleton_source(&template)?,
-        methods,
-        max_influences: export.max_influences,
-    };
-    std::fs::create_dir_all(&output)
+    let request = args.choice.request(export.max_influences)?;
+    std::fs::create_dir_all(output)
         .map_err(|e| format!("cannot create '{}': {e}", output.display()))?;
     let records_path = output.join(RECORDS);
     let done = read_records(&records_path)?;
-    let files = rigkit::dataset::files_under(&input, |p| {
+    let files = rigkit::dataset::files_under(input, |p| {
         p.extension()
             .is_some_and(|e| INPUTS.contains(&e.to_string_lossy().to_ascii_lowercase().as_str()))
     })?;
@@ -102,14 +100,14 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
     let todo: Vec<(PathBuf, String)> = files
         .iter()
         .map(|p| {
-            let rel = p.strip_prefix(&input).unwrap_or(p).display().to_string();
+            let rel = p.strip_prefix(input).unwrap_or(p).display().to_string();
             (p.clone(), rel)
         })
         .filter(|(_, rel)| match done.get(rel) {
             Some(r) if r.status == "ok" => {
                 !r.output.as_ref().is_some_and(|o| output.join(o).is_file())
             }
-            Some(_) => retry_errors,
+            Some(_) => args.retry_errors,
             None => true,
         })
         .collect();
@@ -137,9 +135,7 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
     std::thread::scope(|scope| -> Result<(), CliError> {
         for _ in 0..jobs.min(todo.len()) {
             let send = send.clone();
-            let (todo, next, request, export) = (&todo, &next, &request, &export);
-            let bone_names = &bone_names;
-            let output = &output;
+            let (todo, next, request) = (&todo, &next, &request);
             scope.spawn(move || {
                 // One copy of the networks per worker, loaded once.
                 let networks = Networks::bundled(&cpu_device());
@@ -148,8 +144,7 @@ pub fn batch(args: &[String]) -> Result<(), CliError> {
                     let Some((path, rel)) = todo.get(i) else {
                         break;
                     };
-                    let settings = (request, export, *bone_names);
-                    let record = rig_one(path, rel, output, settings, &networks);
+                    let record = rig_one(path, rel, output, (request, export), &networks);
                     if send.send(record).is_err() {
                         break;
                     }
@@ -193,7 +188,7 @@ fn rig_one(
     path: &Path,
     rel: &str,
     output: &Path,
-    (request, export, bone_names): (&RigRequest, &ExportOptions, Option<rigkit::rig::BoneNames>),
+    (request, export): (&RigRequest, &Export),
     networks: &Result<Networks, rigkit::neural::NeuralError>,
 ) -> Record {
     let started = Instant::now();
@@ -208,10 +203,8 @@ fn rig_one(
                 None,
                 |_| {},
             ))?;
-            if let (Some(names), Some(skeleton)) = (bone_names, character.skeleton.as_mut()) {
-                rigkit::rig::rename_humanoid(skeleton, names);
-            }
-            let glb = export_glb(&character, export)?;
+            export.rename(&mut character);
+            let glb = export_glb(&character, &export.options())?;
             let target = output.join(&out_rel);
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent)

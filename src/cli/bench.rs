@@ -3,12 +3,44 @@
 //! reproducible anywhere without data files.
 
 use super::CliError;
+use super::options::{RigChoice, at_most, positive};
+use clap::{Args, Subcommand};
 use std::time::Instant;
 
 use glam::{Mat4, Vec3};
 use rigkit::mesh::{Mesh, vertex_normals};
 use rigkit::rig::{Influence, Joint, JointId, Skeleton, SkinWeights};
 use rigkit::{Character, Limits, SourceSummary};
+
+/// Benchmarks: the medians of repeated runs of one stage.
+#[derive(Subcommand)]
+pub enum Bench {
+    Import(ImportArgs),
+    Skin(SkinArgs),
+    Rig(RigArgs),
+    Edit(EditArgs),
+    Pose(PoseArgs),
+    Dataset(super::dataset::BenchArgs),
+}
+
+/// How many times a stage runs; the median is reported.
+#[derive(Args)]
+struct Runs {
+    /// Runs timed
+    #[arg(long, value_name = "R", default_value = "5", value_parser = positive)]
+    runs: usize,
+}
+
+pub fn run(stage: Bench) -> Result<(), CliError> {
+    match stage {
+        Bench::Import(args) => import(&args),
+        Bench::Skin(args) => skin(&args),
+        Bench::Rig(args) => rig(&args),
+        Bench::Edit(args) => edit(&args),
+        Bench::Pose(args) => pose(&args),
+        Bench::Dataset(args) => super::dataset::bench(&args),
+    }
+}
 
 /// A grid of about `triangles` triangles with every vertex weighted between two joints.
 fn grid_character(triangles: usize) -> Character {
@@ -72,23 +104,18 @@ fn grid_character(triangles: usize) -> Character {
     }
 }
 
-pub fn import(args: &[String]) -> Result<(), CliError> {
-    let mut triangles = 1_000_000usize;
-    let mut runs = 5usize;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| {
-            it.next()
-                .and_then(|v| v.parse::<usize>().ok())
-                .filter(|&v| v > 0)
-                .ok_or(format!("{flag} needs a positive number"))
-        };
-        match arg.as_str() {
-            "--triangles" => triangles = value("--triangles")?,
-            "--runs" => runs = value("--runs")?,
-            other => return Err(format!("unknown option '{other}'").into()),
-        }
-    }
+/// How long importing a generated N-triangle skinned GLB takes (median)
+#[derive(Args)]
+pub struct ImportArgs {
+    /// Triangles of the generated grid
+    #[arg(long, value_name = "N", default_value = "1000000", value_parser = positive)]
+    triangles: usize,
+    #[command(flatten)]
+    runs: Runs,
+}
+
+pub fn import(args: &ImportArgs) -> Result<(), CliError> {
+    let (triangles, runs) = (args.triangles, args.runs.runs);
     let character = grid_character(triangles);
     let glb = rigkit::export::export_glb(&character, &Default::default())?;
     let mut seconds = Vec::with_capacity(runs);
@@ -112,29 +139,23 @@ pub fn import(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `rigkit bench skin FILE [--runs R] [--resolution N]`: median time of each skinning stage
-/// on a rigged file, with its own skeleton.
-pub fn skin(args: &[String]) -> Result<(), CliError> {
-    let mut runs = 5usize;
+/// Time each skinning stage on a rigged file, with its own skeleton (medians)
+#[derive(Args)]
+pub struct SkinArgs {
+    /// A rigged character
+    file: String,
+    #[command(flatten)]
+    runs: Runs,
+    /// Voxels along the longest side
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=512))]
+    resolution: Option<u32>,
+}
+
+pub fn skin(args: &SkinArgs) -> Result<(), CliError> {
+    let (file, runs) = (&args.file, args.runs.runs);
     let mut options = rigkit::skin::SkinOptions::default();
-    let mut file = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| {
-            it.next()
-                .and_then(|v| v.parse::<usize>().ok())
-                .filter(|&v| v > 0)
-                .ok_or(format!("{flag} needs a positive number"))
-        };
-        match arg.as_str() {
-            "--runs" => runs = value("--runs")?,
-            "--resolution" => options.resolution = value("--resolution")? as u32,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
-            f => file = Some(f.to_owned()),
-        }
-    }
-    let file = file.ok_or("bench skin takes a rigged FILE")?;
-    let character = super::load(&file)?;
+    options.resolution = args.resolution.unwrap_or(options.resolution);
+    let character = super::load(file)?;
     let skeleton = character
         .skeleton
         .as_ref()
@@ -169,53 +190,35 @@ pub fn skin(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `rigkit bench rig FILE [--runs R] [--subdivide N] [--template T] [--method M]`: median
-/// time of each stage of a rig as `rigkit rig` runs it by default (the template the body plan
-/// calls for, `best` methods) — reading the file, voxelising, the skeleton, the skin, writing
-/// the GLB — and of the whole, optionally with every triangle split in four N times to test
-/// big meshes, and the process's peak memory.
-pub fn rig(args: &[String]) -> Result<(), CliError> {
+/// Time a full rig, stage by stage
+///
+/// Time a full rig as `rigkit rig` runs it — reading the file, voxelising, the skeleton,
+/// the skin, writing the GLB — and the whole (medians), optionally of the file with every
+/// triangle split in four N times to test big meshes; and the process's peak memory
+#[derive(Args)]
+pub struct RigArgs {
+    /// The character
+    file: String,
+    #[command(flatten)]
+    runs: Runs,
+    /// Split each triangle in four N times first
+    #[arg(long, value_name = "N", default_value = "0", value_parser = at_most::<5>)]
+    subdivide: usize,
+    #[command(flatten)]
+    choice: RigChoice,
+}
+
+pub fn rig(args: &RigArgs) -> Result<(), CliError> {
     use rigkit::pipeline::{Stage, StageTimes};
-    let mut runs = 5usize;
-    let mut subdivide = 0usize;
-    let mut template = "auto".to_owned();
-    let mut methods = rigkit::pipeline::Methods::default();
-    let mut file = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--runs" => {
-                runs = value("--runs")?
-                    .parse()
-                    .map_err(|_| "--runs needs a number")?
-            }
-            "--subdivide" => {
-                subdivide = value("--subdivide")?
-                    .parse()
-                    .ok()
-                    .filter(|n| *n <= 5)
-                    .ok_or("--subdivide needs a number from 0 to 5")?;
-            }
-            "--template" => template = value("--template")?,
-            "--method" => methods = value("--method")?.parse()?,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
-            f => file = Some(f.to_owned()),
-        }
-    }
-    let file = file.ok_or("bench rig takes a FILE")?;
-    let request = rigkit::pipeline::RigRequest {
-        source: super::rig::skeleton_source(&template)?,
-        methods,
-        max_influences: 4,
-    };
+    let (file, runs, subdivide) = (&args.file, args.runs.runs, args.subdivide);
+    let request = args.choice.request(4)?;
     let mut stages: Vec<[f64; Stage::ALL.len()]> = Vec::with_capacity(runs);
     let (mut joints, mut mesh) = (0, None);
-    for _ in 0..runs.max(1) {
+    for _ in 0..runs {
         let start = Instant::now();
         let mut times = StageTimes::default();
         times.begin(Stage::Parse, 0.0);
-        let mut character = super::load(&file)?;
+        let mut character = super::load(file)?;
         // A subdivided mesh is what is rigged: its making is no stage of a rig.
         let made = Instant::now();
         for _ in 0..subdivide {
@@ -272,30 +275,24 @@ fn peak_memory() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// `rigkit bench edit FILE [--runs R]`: how long a joint edit takes to re-skin — moving the
-/// joint that owns the most skin by 3 % of the model's size — as the page does it (mesh
-/// prepared by the first edit, previous weights starting the solve) and from scratch (medians).
-pub fn edit(args: &[String]) -> Result<(), CliError> {
+/// Time re-skinning after a joint edit
+///
+/// Time re-skinning after a joint edit — the joint that owns the most skin moved by 3 % of the
+/// model's size — as the page does it (mesh prepared by the first edit, previous weights
+/// starting the solve) and from scratch (medians)
+#[derive(Args)]
+pub struct EditArgs {
+    /// A rigged character
+    file: String,
+    #[command(flatten)]
+    runs: Runs,
+}
+
+pub fn edit(args: &EditArgs) -> Result<(), CliError> {
     use rigkit::edit::{Edit, RigEditor};
     use rigkit::skin::{SkinOptions, geodesic_skin};
-    let mut file = None;
-    let mut runs = 5usize;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--runs" => {
-                runs = it
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .filter(|&r| r > 0)
-                    .ok_or("--runs needs a positive number")?;
-            }
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
-            path => file = Some(path.to_owned()),
-        }
-    }
-    let file = file.ok_or("bench edit takes a rigged FILE")?;
-    let mut character = super::load(&file)?;
+    let (file, runs) = (&args.file, args.runs.runs);
+    let mut character = super::load(file)?;
     let options = SkinOptions::default();
     let skeleton = character
         .skeleton
@@ -347,34 +344,30 @@ pub fn edit(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `rigkit bench pose FILE [--subdivide N] [--frames F]`: the per-frame cost of playing a
-/// motion on FILE's skeleton, optionally with every triangle split in four N times. Two ways:
-/// what the page does each frame (kinematics, skinning matrices and the GPU's matrix texture;
-/// the GPU skins), and skinning every vertex and normal on the CPU (what scripts reading the
-/// posed vertices and the posed wireframe pay).
-pub fn pose(args: &[String]) -> Result<(), CliError> {
+/// Time one frame of playback
+///
+/// Time one frame of playback on a rigged file's skeleton, optionally subdivided: what the
+/// page does each frame (kinematics, skinning matrices and the GPU's matrix texture; the GPU
+/// skins), and skinning every vertex and normal on the CPU (what scripts reading the posed
+/// vertices and the posed wireframe pay)
+#[derive(Args)]
+pub struct PoseArgs {
+    /// A rigged character
+    file: String,
+    /// Split each triangle in four N times first
+    #[arg(long, value_name = "N", default_value = "0", value_parser = at_most::<5>)]
+    subdivide: usize,
+    /// Frames timed
+    #[arg(long, value_name = "F", default_value = "60", value_parser = positive)]
+    frames: usize,
+}
+
+pub fn pose(args: &PoseArgs) -> Result<(), CliError> {
     use rigkit::anim::{
         Motion, procedural_clip, skin_normals, skin_positions, skinning_matrices, skinning_texels,
     };
-    let mut subdivide = 0usize;
-    let mut frames = 60usize;
-    let mut file = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| {
-            it.next()
-                .and_then(|v| v.parse::<usize>().ok())
-                .ok_or(format!("{flag} needs a number"))
-        };
-        match arg.as_str() {
-            "--subdivide" => subdivide = value("--subdivide")?.min(5),
-            "--frames" => frames = value("--frames")?.max(1),
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
-            f => file = Some(f.to_owned()),
-        }
-    }
-    let file = file.ok_or("bench pose takes a rigged FILE")?;
-    let character = super::load(&file)?;
+    let (file, subdivide, frames) = (&args.file, args.subdivide, args.frames);
+    let character = super::load(file)?;
     let skeleton = character.skeleton.ok_or("the file has no skeleton")?;
     let mut mesh = character.mesh;
     for _ in 0..subdivide {

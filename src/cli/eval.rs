@@ -1,7 +1,9 @@
-//! `rigkit eval DIR`: re-skin every rigged character in DIR with its artist's skeleton and score
+//! `rigkit lab eval DIR`: re-skin every rigged character in DIR with its artist's skeleton and score
 //! the result against the artist's weights; `--compare A.json B.json` prints the change.
 
 use super::CliError;
+use super::options::share;
+use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -72,72 +74,136 @@ fn default_rig_skeleton(character: &Character) -> Result<rigkit::rig::Skeleton, 
     Ok(bare.skeleton.unwrap_or_default())
 }
 
-pub fn eval(args: &[String]) -> Result<(), CliError> {
-    let mut dir = None;
-    let mut json_out = None;
-    let mut weights_from = None;
-    let mut errors = false;
-    let mut method = Method::Geometric;
-    let mut skin_model = None;
-    let mut joint_model = None;
-    let mut network_share = rigkit::neural::NETWORK_SHARE;
-    let mut options = SkinOptions::default();
-    let mut skeleton_options = AutoOptions::default();
-    let mut default_skeleton = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--compare" => {
-                let (a, b) = (value("--compare")?, value("--compare")?);
-                return compare(&a, &b);
-            }
-            "--json" => json_out = Some(value("--json")?),
-            "--weights-from" => weights_from = Some(PathBuf::from(value("--weights-from")?)),
-            "--method" => method = value("--method")?.parse()?,
-            "--skin-model" => skin_model = Some(PathBuf::from(value("--skin-model")?)),
-            "--joint-model" => joint_model = Some(PathBuf::from(value("--joint-model")?)),
-            "--network-share" => {
-                network_share = parse(&value("--network-share")?)?;
-                if !(0.0..=1.0).contains(&network_share) {
-                    return Err("--network-share takes a number from 0 to 1".into());
-                }
-            }
-            "--resolution" => options.resolution = parse(&value("--resolution")?)?,
-            "--bone-length" => {
-                skeleton_options.chains.bone_length = parse(&value("--bone-length")?)?;
-            }
-            "--min-branch" => {
-                skeleton_options.chains.min_branch = parse(&value("--min-branch")?)?;
-            }
-            "--shell-width" => {
-                skeleton_options.shell_width = parse(&value("--shell-width")?)?;
-            }
-            "--skeleton-resolution" => {
-                skeleton_options.resolution = parse(&value("--skeleton-resolution")?)?;
-            }
-            "--falloff" => options.falloff = parse(&value("--falloff")?)?,
-            "--smoothing" => options.smoothing = parse(&value("--smoothing")?)?,
-            "--max-influences" => options.max_influences = parse(&value("--max-influences")?)?,
-            "--no-heat" => options.heat = false,
-            "--errors" => errors = true,
-            "--skeleton" => {
-                default_skeleton = match value("--skeleton")?.as_str() {
-                    "free" => false,
-                    "default" => true,
-                    other => {
-                        return Err(format!(
-                            "unknown skeleton '{other}'; available: free, default"
-                        )
-                        .into());
-                    }
-                }
-            }
-            "--rigid-share" => options.rigid_share = parse(&value("--rigid-share")?)?,
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
-            d => dir = Some(PathBuf::from(d)),
+/// Score skin weights and skeletons against artists' rigs
+///
+/// Re-skin every rig in DIR with its artist's skeleton and score it against the artist's
+/// weights (L1, precision, recall, deformation error), and the automatic skeleton (free-form,
+/// or with --skeleton default what `rig` gives) against the artist's without its IK controls
+/// (CD-J2J, CD-J2B, CD-B2B, and CD-J2J against every joint)
+#[derive(Args)]
+pub struct EvalArgs {
+    /// The folder of rigged characters
+    #[arg(required_unless_present = "compare")]
+    dir: Option<PathBuf>,
+    /// The change between two eval reports, instead
+    #[arg(long, num_args = 2, value_names = ["A.json", "B.json"])]
+    compare: Option<Vec<String>>,
+    /// Write the report as JSON
+    #[arg(long, value_name = "OUT.json")]
+    json: Option<String>,
+    /// Score the weights of the same files in DIR2 instead of skinning
+    #[arg(long, value_name = "DIR2")]
+    weights_from: Option<PathBuf>,
+    /// geometric or neural (the shipped models, or the records named)
+    #[arg(long, default_value = "geometric")]
+    method: Method,
+    /// A skinning network record to use instead of the shipped one
+    #[arg(long, value_name = "F.bpk")]
+    skin_model: Option<PathBuf>,
+    /// A skeleton network record to use instead of the shipped one
+    #[arg(long, value_name = "F.bpk")]
+    joint_model: Option<PathBuf>,
+    /// How much of the skin weights the network decides, the rest geometric
+    #[arg(long, value_name = "S", default_value_t = rigkit::neural::NETWORK_SHARE, value_parser = share)]
+    network_share: f32,
+    /// Where each error comes from (strongest joints confused, farthest joints)
+    #[arg(long)]
+    errors: bool,
+    /// The automatic skeleton scored: the free-form one, or what `rig` gives by default
+    #[arg(long, value_enum, default_value = "free")]
+    skeleton: ScoredSkeleton,
+    #[command(flatten)]
+    skin: SkinSettings,
+    #[command(flatten)]
+    curve: CurveSettings,
+}
+
+/// Which automatic skeleton `eval` scores.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ScoredSkeleton {
+    /// The free-form curve skeleton
+    Free,
+    /// What `rigkit rig` gives: the body plan's template, else the free-form skeleton
+    Default,
+}
+
+/// The geometric skinner's settings to compare (default: the shipped ones).
+#[derive(Args)]
+struct SkinSettings {
+    /// Voxels along the longest side
+    #[arg(long, value_name = "N")]
+    resolution: Option<u32>,
+    /// The inverse-distance falloff's exponent
+    #[arg(long, value_name = "F")]
+    falloff: Option<f32>,
+    /// Surface smoothing passes
+    #[arg(long, value_name = "N")]
+    smoothing: Option<usize>,
+    /// Influences kept per vertex
+    #[arg(long, value_name = "N")]
+    max_influences: Option<usize>,
+    /// The distance falloff alone, no bone heat
+    #[arg(long)]
+    no_heat: bool,
+    /// A separate piece one joint holds this share of is bound to it alone
+    #[arg(long, value_name = "S")]
+    rigid_share: Option<f32>,
+}
+
+impl SkinSettings {
+    fn options(&self) -> SkinOptions {
+        let shipped = SkinOptions::default();
+        SkinOptions {
+            resolution: self.resolution.unwrap_or(shipped.resolution),
+            falloff: self.falloff.unwrap_or(shipped.falloff),
+            smoothing: self.smoothing.unwrap_or(shipped.smoothing),
+            max_influences: self.max_influences.unwrap_or(shipped.max_influences),
+            heat: shipped.heat && !self.no_heat,
+            rigid_share: self.rigid_share.unwrap_or(shipped.rigid_share),
+            ..shipped
         }
     }
+}
+
+/// The free-form skeleton's settings to compare (default: the shipped ones).
+#[derive(Args)]
+struct CurveSettings {
+    /// Bone length, a share of the longest side
+    #[arg(long, value_name = "L")]
+    bone_length: Option<f32>,
+    /// Shortest branch kept, a share of the longest side
+    #[arg(long, value_name = "L")]
+    min_branch: Option<f32>,
+    /// The surface shell's width in voxels
+    #[arg(long, value_name = "W")]
+    shell_width: Option<f32>,
+    /// Voxels along the longest side
+    #[arg(long, value_name = "N")]
+    skeleton_resolution: Option<u32>,
+}
+
+impl CurveSettings {
+    fn options(&self) -> AutoOptions {
+        let mut options = AutoOptions::default();
+        let chains = &mut options.chains;
+        chains.bone_length = self.bone_length.unwrap_or(chains.bone_length);
+        chains.min_branch = self.min_branch.unwrap_or(chains.min_branch);
+        options.shell_width = self.shell_width.unwrap_or(options.shell_width);
+        options.resolution = self.skeleton_resolution.unwrap_or(options.resolution);
+        options
+    }
+}
+
+pub fn eval(args: &EvalArgs) -> Result<(), CliError> {
+    if let Some([a, b]) = args.compare.as_deref() {
+        return compare(a, b);
+    }
+    let (json_out, weights_from, errors) = (&args.json, &args.weights_from, args.errors);
+    let (method, skin_model, joint_model) = (args.method, &args.skin_model, &args.joint_model);
+    let network_share = args.network_share;
+    let options = args.skin.options();
+    let skeleton_options = args.curve.options();
+    let default_skeleton = args.skeleton == ScoredSkeleton::Default;
     // The shipped models unless a record is named (to compare float and int8).
     let networks = match method {
         Method::Neural => {
@@ -156,11 +222,14 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
         }
         Method::Geometric => None,
     };
-    let dir = dir.ok_or("eval takes a DIR of rigged GLB files")?;
+    let dir = args
+        .dir
+        .as_deref()
+        .ok_or("eval takes a DIR of rigged GLB files")?;
     let mut rows = Vec::new();
-    for path in rigged_files(&dir) {
+    for path in rigged_files(dir) {
         let rel = path
-            .strip_prefix(&dir)
+            .strip_prefix(dir)
             .unwrap_or(&path)
             .display()
             .to_string();
@@ -283,7 +352,7 @@ pub fn eval(args: &[String]) -> Result<(), CliError> {
     print_table(&report);
     if let Some(out) = json_out {
         let text = serde_json::to_string_pretty(&report)?;
-        std::fs::write(&out, text).map_err(|e| format!("cannot write '{out}': {e}"))?;
+        std::fs::write(out, text).map_err(|e| format!("cannot write '{out}': {e}"))?;
     }
     Ok(())
 }
@@ -312,12 +381,6 @@ fn farthest_joints(
     far.sort_by(|a, b| b.1.total_cmp(&a.1));
     far.truncate(count);
     far
-}
-
-fn parse<T: std::str::FromStr>(value: &str) -> Result<T, CliError> {
-    value
-        .parse()
-        .map_err(|_| format!("'{value}' is not a valid number").into())
 }
 
 /// Every `.glb`/`.vrm` under `dir`, sorted.

@@ -1,4 +1,4 @@
-//! `rigkit eval-landmarks FILES|DIRS --template T`: carry a template (as `rig` takes it) onto
+//! `rigkit lab eval-landmarks FILES|DIRS --template T`: carry a template (as `rig` takes it) onto
 //! characters rigged with other skeletons, and score it by the parts both skeletons have —
 //! the feet that their body plans find, and the head where both name one — since no joint
 //! names are shared.
@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use super::CliError;
+use clap::Args;
 use glam::Vec3;
 use rigkit::anim::BodyPlan;
 use rigkit::eval::random_placement;
@@ -13,29 +14,28 @@ use rigkit::random::Rng;
 use rigkit::rig::Skeleton;
 use rigkit::skeleton::{AutoOptions, skeleton_for};
 
-pub fn eval_landmarks(args: &[String]) -> Result<(), CliError> {
-    let mut inputs = Vec::new();
-    let mut template = None;
-    let mut placements = 3usize;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--template" => template = Some(value("--template")?),
-            "--placements" => {
-                placements = value("--placements")?
-                    .parse()
-                    .map_err(|_| "--placements needs a number")?
-            }
-            other if other.starts_with("--") => {
-                return Err(format!("eval-landmarks: unknown option '{other}'").into());
-            }
-            other => inputs.push(other.to_owned()),
-        }
-    }
-    let template = template.ok_or("eval-landmarks needs --template rig-NAME")?;
+/// Score template fits by feet and head
+///
+/// Carry a library template onto characters rigged with other skeletons (moved, scaled,
+/// turned N times) and score the feet and head their body plans find against the artist's
+/// (×10⁻² of the longest side)
+#[derive(Args)]
+pub struct EvalLandmarksArgs {
+    /// Rigged characters: files or folders
+    #[arg(value_name = "FILES|DIRS", required = true)]
+    inputs: Vec<String>,
+    /// The template, as `rig --template` takes it
+    #[arg(long, value_name = "rig-NAME")]
+    template: String,
+    /// Placements per character
+    #[arg(long, value_name = "N", default_value = "3")]
+    placements: usize,
+}
+
+pub fn eval_landmarks(args: &EvalLandmarksArgs) -> Result<(), CliError> {
+    let (inputs, template, placements) = (&args.inputs, &args.template, args.placements);
     // As `rig --template` reads it: a library name, or a rigged file or skeleton.
-    let source = super::rig::skeleton_source(&template)?;
+    let source = super::options::skeleton_source(template)?;
     out!(
         "{:<32} {:>5} {:>8} {:>8} {:>8}",
         "file",

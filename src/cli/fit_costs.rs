@@ -1,4 +1,4 @@
-//! `rigkit recognise --fit-costs DATA…`: for each labelled character (placed, posed and
+//! `rigkit lab fit-costs DATA…`: for each labelled character (placed, posed and
 //! stretched as real files come), what the classifier says, how much each likely plan's
 //! library template bends to fit it — the numbers `--template auto`'s check by fitting is
 //! chosen on — and how far the carried template lies from the free-form skeleton. Reads
@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use super::CliError;
+use clap::Args;
 use rigkit::compute::cpu_device;
 use rigkit::dataset::augment::{repose, rescale};
 use rigkit::dataset::body_plans::class_of_path;
@@ -22,25 +23,28 @@ use rigkit::skeleton::{AutoOptions, Body, Library, auto_skeleton, carry};
 /// Plans (other than "other") carried per placement, likeliest first.
 const CANDIDATES: usize = 3;
 
-pub fn fit_costs(args: &[String]) -> Result<(), CliError> {
-    let mut root = None;
-    let mut placements = 1usize;
-    let mut seed = 1u64;
-    let mut only = Vec::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--placements" => placements = parse(&value("--placements")?)?,
-            "--seed" => seed = parse(&value("--seed")?)?,
-            "--only" => only.push(value("--only")?),
-            other if other.starts_with("--") => {
-                return Err(format!("recognise --fit-costs: unknown option '{other}'").into());
-            }
-            other => root = Some(other.to_owned()),
-        }
-    }
-    let root = root.ok_or("recognise --fit-costs needs the data root")?;
+/// How much each likely plan's template bends, per training character
+///
+/// Per labelled training character (placed, posed and stretched), the likeliest plans and how
+/// much each one's template bends to fit (what auto's check by fitting is chosen on) and how
+/// far it lies from the free-form skeleton; never reads eval/ or the Mesh2Motion variations
+#[derive(Args)]
+pub struct FitCostsArgs {
+    /// The data root (its train/ folder is read)
+    #[arg(value_name = "DATA")]
+    root: String,
+    /// Placements per character
+    #[arg(long, value_name = "N", default_value = "1")]
+    placements: usize,
+    #[arg(long, value_name = "S", default_value = "1")]
+    seed: u64,
+    /// Only characters whose path under DATA starts so (more than one may be given)
+    #[arg(long, value_name = "PREFIX")]
+    only: Vec<String>,
+}
+
+pub fn fit_costs(args: &FitCostsArgs) -> Result<(), CliError> {
+    let (root, placements, seed, only) = (&args.root, args.placements, args.seed, &args.only);
     let device = cpu_device();
     let model = PlanNet::bundled(&device)?;
     let library = Library::shared().ok_or("the template library does not read")?;
@@ -48,7 +52,7 @@ pub fn fit_costs(args: &[String]) -> Result<(), CliError> {
     out!("file\tlabel\tplacement\tclass\tp\tcost\tfree_j2b\tfree_b2b");
     for path in glb_files(&Path::new(&root).join("train"))? {
         let relative = path
-            .strip_prefix(&root)
+            .strip_prefix(root)
             .map_or_else(|_| path.clone(), Path::to_path_buf)
             .to_string_lossy()
             .replace('\\', "/");
@@ -116,10 +120,4 @@ pub fn fit_costs(args: &[String]) -> Result<(), CliError> {
         }
     }
     Ok(())
-}
-
-fn parse<T: std::str::FromStr>(value: &str) -> Result<T, CliError> {
-    value
-        .parse()
-        .map_err(|_| format!("recognise --fit-costs: '{value}' is not a number").into())
 }

@@ -17,12 +17,14 @@ mod eval;
 mod eval_fit;
 mod eval_landmarks;
 mod fit_costs;
+mod options;
 mod recognise;
 mod rig;
 mod train;
-mod usage;
 
 use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
 
 /// Any failure of a command: the core's typed errors and the CLI's own messages alike,
 /// printed once, by `main`.
@@ -30,6 +32,51 @@ pub(crate) type CliError = Box<dyn std::error::Error + Send + Sync>;
 
 use rigkit::io::InputFile;
 use rigkit::{Character, Limits};
+
+/// Automatic rigging: a skeleton fitted inside any character and skin weights for it, the same
+/// engine as the web page.
+#[derive(Parser)]
+#[command(
+    name = "rigkit",
+    version,
+    after_help = "Reads .glb, .vrm, .gltf (its .bin files beside it), .fbx, .dae, .obj and .bvh \
+                  (skeletons and motion); writes .glb (glTF 2.0 binary), .vrm and .fbx \
+                  (binary FBX 7.4, centimetres).\n\
+                  The research and training harness: rigkit lab --help"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The product's commands; the research harness under `lab`.
+#[derive(Subcommand)]
+enum Command {
+    Info(InfoArgs),
+    Convert(ConvertArgs),
+    Rig(rig::RigArgs),
+    Skin(rig::SkinArgs),
+    Animate(animate::AnimateArgs),
+    Batch(batch::BatchArgs),
+    #[command(subcommand)]
+    Bench(bench::Bench),
+    #[command(subcommand)]
+    Lab(Lab),
+}
+
+/// Research and training: scores against artists' rigs, training data, the networks
+#[derive(Subcommand)]
+enum Lab {
+    Eval(eval::EvalArgs),
+    EvalFit(eval_fit::EvalFitArgs),
+    EvalLandmarks(eval_landmarks::EvalLandmarksArgs),
+    Recognise(recognise::RecogniseArgs),
+    FitCosts(fit_costs::FitCostsArgs),
+    #[command(subcommand)]
+    Dataset(dataset::Dataset),
+    Train(train::TrainArgs),
+    Quantize(train::QuantizeArgs),
+}
 
 /// Writes one line of output; a closed pipe ends the process successfully (the reader took
 /// what it wanted), any other write error ends it with a message.
@@ -45,8 +92,8 @@ fn write_out(line: std::fmt::Arguments<'_>) {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let cli = Cli::parse();
+    match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");
@@ -55,69 +102,25 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<(), CliError> {
-    let Some((command, rest)) = args.split_first() else {
-        return Err(format!("no command given\n\n{}", usage::product()).into());
-    };
-    // `rigkit COMMAND --help` anywhere among its arguments: that command's usage.
-    if rest.iter().any(|a| a == "--help" || a == "-h")
-        && let Some(usage) = usage::of(command)
-    {
-        out!("{usage}");
-        return Ok(());
-    }
-    match command.as_str() {
-        "info" => info(rest),
-        "convert" => convert(rest),
-        "skin" => rig::skin(rest),
-        "rig" => rig::rig(rest),
-        "batch" => batch::batch(rest),
-        "eval" => eval::eval(rest),
-        "eval-fit" => eval_fit::eval_fit(rest),
-        "eval-landmarks" => eval_landmarks::eval_landmarks(rest),
-        "animate" => animate::animate(rest),
-        "recognise" => recognise::recognise(rest),
-        "train" => train::train(rest),
-        "quantize" => train::quantize_cmd(rest),
-        "dataset" => match rest.split_first() {
-            Some((what, args)) if what == "export" => dataset::export(args),
-            Some((what, args)) if what == "stats" => dataset::stats(args),
-            Some((what, args)) if what == "0ad" => dataset::zero_ad(args),
-            _ => Err(format!(
-                "dataset takes export, stats or 0ad\n\n{}",
-                usage::for_error("dataset")
-            )
-            .into()),
+fn run(command: Command) -> Result<(), CliError> {
+    match command {
+        Command::Info(args) => info(&args),
+        Command::Convert(args) => convert(&args),
+        Command::Rig(args) => rig::rig(&args),
+        Command::Skin(args) => rig::skin(&args),
+        Command::Animate(args) => animate::animate(&args),
+        Command::Batch(args) => batch::batch(&args),
+        Command::Bench(stage) => bench::run(stage),
+        Command::Lab(command) => match command {
+            Lab::Eval(args) => eval::eval(&args),
+            Lab::EvalFit(args) => eval_fit::eval_fit(&args),
+            Lab::EvalLandmarks(args) => eval_landmarks::eval_landmarks(&args),
+            Lab::Recognise(args) => recognise::recognise(&args),
+            Lab::FitCosts(args) => fit_costs::fit_costs(&args),
+            Lab::Dataset(command) => dataset::run(command),
+            Lab::Train(args) => train::train(&args),
+            Lab::Quantize(args) => train::quantize(&args),
         },
-        "bench" => match rest.split_first() {
-            Some((what, args)) if what == "import" => bench::import(args),
-            Some((what, args)) if what == "skin" => bench::skin(args),
-            Some((what, args)) if what == "rig" => bench::rig(args),
-            Some((what, args)) if what == "dataset" => dataset::bench(args),
-            Some((what, args)) if what == "edit" => bench::edit(args),
-            Some((what, args)) if what == "pose" => bench::pose(args),
-            _ => Err(format!(
-                "bench takes a stage: import, skin, rig, edit, pose or dataset\n\n{}",
-                usage::for_error("bench")
-            )
-            .into()),
-        },
-        "help" | "--help" | "-h" => {
-            match rest.first().map(String::as_str) {
-                Some("lab") => out!("{}", usage::lab()),
-                Some(command) => out!(
-                    "{}",
-                    usage::of(command).ok_or(format!("no command '{command}'"))?
-                ),
-                None => out!("{}", usage::product()),
-            }
-            Ok(())
-        }
-        "--version" | "-V" => {
-            out!("rigkit {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
-        other => Err(format!("unknown command '{other}'\n\n{}", usage::product()).into()),
     }
 }
 
@@ -147,13 +150,22 @@ pub(crate) fn load(path: &str) -> Result<Character, CliError> {
     Ok(rigkit::io::import_files(&InputFile::list(&files), &limits)?)
 }
 
-fn info(args: &[String]) -> Result<(), CliError> {
-    let json = args.iter().any(|a| a == "--json");
-    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    let [path] = files.as_slice() else {
-        return Err(format!("info takes one FILE\n\n{}", usage::for_error("info")).into());
-    };
-    let bytes = rigkit::io::read_capped(std::path::Path::new(path.as_str()), &Limits::default())?;
+/// Describe a character or a BVH clip
+///
+/// Describe a character (vertices, triangles, primitives, joints, skins, materials, textures,
+/// animations, bounds) or a BVH clip (joints, frames, frame time)
+#[derive(Args)]
+struct InfoArgs {
+    /// A character or a BVH clip
+    file: String,
+    /// As JSON
+    #[arg(long)]
+    json: bool,
+}
+
+fn info(args: &InfoArgs) -> Result<(), CliError> {
+    let (path, json) = (&args.file, args.json);
+    let bytes = rigkit::io::read_capped(std::path::Path::new(path), &Limits::default())?;
     if rigkit::io::detect_format(&bytes, path).ok() == Some(rigkit::io::Format::Bvh) {
         return bvh_info(&bytes, path, json);
     }
@@ -198,45 +210,33 @@ fn info(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-fn convert(args: &[String]) -> Result<(), CliError> {
-    let mut options = rigkit::export::ExportOptions::default();
-    let mut files = Vec::new();
-    let mut subdivisions = 0usize;
-    let mut bone_names: Option<rigkit::rig::BoneNames> = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--subdivide" => {
-                let value = it.next().ok_or("--subdivide needs a number from 0 to 4")?;
-                subdivisions = value.parse().ok().filter(|n| *n <= 4).ok_or(format!(
-                    "--subdivide: '{value}' is not a number from 0 to 4"
-                ))?;
-            }
-            "--max-influences" => {
-                let value = it.next().ok_or("--max-influences needs a value (4 or 8)")?;
-                options.max_influences = value
-                    .parse()
-                    .map_err(|_| format!("--max-influences: '{value}' is not a number"))?;
-            }
-            "--no-animations" => options.animations = false,
-            "--bone-names" => {
-                let value = it
-                    .next()
-                    .ok_or("--bone-names needs mixamo, unity, unreal or vrm")?;
-                bone_names = Some(value.parse()?);
-            }
-            flag if flag.starts_with("--") => return Err(format!("unknown option '{flag}'").into()),
-            file => files.push(file),
-        }
-    }
-    let [input, output] = files.as_slice() else {
-        return Err(format!(
-            "convert takes IN and OUT.glb|OUT.fbx\n\n{}",
-            usage::for_error("convert")
-        )
-        .into());
+/// Write a character as a GLB, VRM or FBX
+///
+/// Write a character as a GLB, VRM or FBX, keeping its rig and animations; weights normalised
+#[derive(Args)]
+struct ConvertArgs {
+    /// The character
+    input: String,
+    /// The file to write: .glb, .vrm or .fbx
+    #[arg(value_name = "OUT", value_parser = options::output_file)]
+    output: String,
+    #[command(flatten)]
+    export: options::Export,
+    /// Leave the animations out
+    #[arg(long)]
+    no_animations: bool,
+    /// Split each triangle in four N times (weights blended), for heavy test meshes
+    #[arg(long, value_name = "N", default_value = "0", value_parser = options::at_most::<4>)]
+    subdivide: usize,
+}
+
+fn convert(args: &ConvertArgs) -> Result<(), CliError> {
+    let (input, output) = (&args.input, &args.output);
+    let options = rigkit::export::ExportOptions {
+        animations: !args.no_animations,
+        ..args.export.options()
     };
-    output_format(output)?;
+    let subdivisions = args.subdivide;
     let mut character = load(input)?;
     for _ in 0..subdivisions {
         let (mesh, parents) = rigkit::mesh::subdivide(&character.mesh);
@@ -251,9 +251,7 @@ fn convert(args: &[String]) -> Result<(), CliError> {
         character.skin = character.skin.map(|w| w.with_midpoints(&parents));
         character.mesh = mesh;
     }
-    if let (Some(names), Some(skeleton)) = (bone_names, character.skeleton.as_mut()) {
-        rigkit::rig::rename_humanoid(skeleton, names);
-    }
+    args.export.rename(&mut character);
     let written = save(&character, &options, output)?;
     let info = character.info();
     out!(

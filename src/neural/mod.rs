@@ -74,7 +74,7 @@ pub enum NeuralError {
 pub const MIN_SHARE: f32 = 0.1;
 
 /// How much of the skin weights the skinning head decides; the rest are the geometric
-/// rigger's weights it was given. Chosen on the validation characters (`rigkit eval
+/// rigger's weights it was given. Chosen on the validation characters (`rigkit lab eval
 /// --network-share` over the three validation packs and the held-out 0 A.D. families): 0.2 is
 /// the largest share that beats the geometric weights on both L1 and deformation on both sets
 /// (L1 0.725 and 0.618 against 0.732 and 0.628; deformation 3.62 and 0.629 against 3.68 and

@@ -12,7 +12,7 @@ pub const TRIED: usize = 3;
 pub const PLAUSIBLE: f32 = 0.05;
 /// A template whose body has to bend more than this to fit ([`Carried::cost`]) does not fit
 /// a mesh the classifier is unsure of; it gets the free-form skeleton. Chosen on the
-/// training and validation characters of `train/` (`rigkit recognise --fit-costs`,
+/// training and validation characters of `train/` (`rigkit lab fit-costs`,
 /// models/README.md: right minus wrong templates 110 of 153 placements; 0.075 scores 113
 /// but takes a flat slab, 0.074, for a quadruped).
 pub const FITS: f32 = 0.07;

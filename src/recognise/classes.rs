@@ -91,7 +91,7 @@ impl std::str::FromStr for BodyClass {
 
 /// How sure the classifier must be of a body plan for `--template auto` to fit its library
 /// template rather than the free-form skeleton: chosen on the validation characters
-/// (`rigkit recognise --scores`, models/README.md).
+/// (`rigkit lab recognise --scores`, models/README.md).
 pub const AUTO_CONFIDENCE: f32 = 0.8;
 
 /// What the classifier made of a mesh.

@@ -17,7 +17,7 @@ use crate::rig::{Skeleton, SkinWeights};
 use crate::volume::capped_solid;
 
 /// Settings of the geometric skinner. The defaults were chosen on the training set
-/// (`rigkit eval` over Mesh2Motion and Quaternius training characters: bone heat with a source
+/// (`rigkit lab eval` over Mesh2Motion and Quaternius training characters: bone heat with a source
 /// strength of 4 and no extra smoothing gave the lowest mean L1 and deformation error; for the
 /// falloff alone, 14 with one smoothing pass), never on the eval set.
 #[derive(Debug, Clone, Copy, PartialEq)]

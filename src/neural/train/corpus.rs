@@ -31,7 +31,7 @@ pub struct CorpusPlan {
     pub anny: usize,
     /// Augmented copies of every training character.
     pub augmented: usize,
-    /// A folder of 0 A.D. characters converted by `rigkit dataset 0ad`, split by
+    /// A folder of 0 A.D. characters converted by `rigkit lab dataset 0ad`, split by
     /// [`crate::dataset::split::ZERO_AD_VALIDATION`].
     pub zero_ad: Option<std::path::PathBuf>,
 }

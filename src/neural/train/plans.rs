@@ -47,7 +47,7 @@ pub struct PlanCorpus {
     /// Augmented copies (pose, proportions, remeshing; no limb removed) of each real
     /// training character.
     pub augmented: usize,
-    /// 0 A.D. characters converted by `rigkit dataset 0ad`.
+    /// 0 A.D. characters converted by `rigkit lab dataset 0ad`.
     pub zero_ad: Option<std::path::PathBuf>,
 }
 
