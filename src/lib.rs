@@ -22,6 +22,7 @@ pub mod anim;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod blocking;
 pub mod character;
+mod choice;
 #[cfg(feature = "compute")]
 pub mod compute;
 #[cfg(feature = "dataset")]

@@ -249,14 +249,21 @@ fn look(plan: &BodyPlan) -> Vec<Turn> {
     ]
 }
 
-fn walk(skeleton: &Skeleton, plan: &BodyPlan) -> Result<Vec<Turn>, MotionError> {
-    if plan.legs.is_empty() {
-        return Err(MotionError::Missing {
-            motion: "walk",
-            what: "legs (chains reaching the ground)",
-            instead: Vec::new(),
-        });
+/// [`MotionError::Missing`] unless the body has some of the `parts` `motion` moves (`what`
+/// says which); the motions that do fit are added by [`procedural_clip`].
+fn needs<T>(parts: &[T], motion: &'static str, what: &'static str) -> Result<(), MotionError> {
+    if !parts.is_empty() {
+        return Ok(());
     }
+    Err(MotionError::Missing {
+        motion,
+        what,
+        instead: Vec::new(),
+    })
+}
+
+fn walk(skeleton: &Skeleton, plan: &BodyPlan) -> Result<Vec<Turn>, MotionError> {
+    needs(&plan.legs, "walk", "legs (chains reaching the ground)")?;
     let pos = |j: JointId| skeleton.joints[j.index()].position();
     // Legs in rows from front to back; alternate sides and rows: a biped alternates its feet,
     // a quadruped trots (diagonal pairs), six and eight legs walk in alternating sets.
@@ -324,13 +331,7 @@ fn walk(skeleton: &Skeleton, plan: &BodyPlan) -> Result<Vec<Turn>, MotionError> 
 }
 
 fn flap(skeleton: &Skeleton, plan: &BodyPlan) -> Result<Vec<Turn>, MotionError> {
-    if plan.wings.is_empty() {
-        return Err(MotionError::Missing {
-            motion: "flap",
-            what: "wings (chains spreading sideways)",
-            instead: Vec::new(),
-        });
-    }
+    needs(&plan.wings, "flap", "wings (chains spreading sideways)")?;
     let pos = |j: JointId| skeleton.joints[j.index()].position();
     let mut turns = Vec::new();
     for wing in &plan.wings {
@@ -356,13 +357,11 @@ fn wave(skeleton: &Skeleton, plan: &BodyPlan) -> Result<Vec<Turn>, MotionError> 
         .filter(|c| c.len() >= 3)
         .cloned()
         .collect();
-    if chains.is_empty() {
-        return Err(MotionError::Missing {
-            motion: "wave",
-            what: "chains of three or more joints (tails, tentacles, bodies)",
-            instead: Vec::new(),
-        });
-    }
+    needs(
+        &chains,
+        "wave",
+        "chains of three or more joints (tails, tentacles, bodies)",
+    )?;
     Ok(chain_waves(skeleton, plan, &chains, 0.3, 1.0))
 }
 

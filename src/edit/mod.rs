@@ -256,21 +256,26 @@ impl RigEditor {
 
     /// Steps back one edit; `false` when there is none.
     pub fn undo(&mut self, character: &mut Character) -> bool {
-        let Some(previous) = self.undo.pop() else {
-            return false;
-        };
-        self.redo.push(Snapshot::of(character, self.painted));
-        self.painted = previous.restore(character);
-        true
+        Self::step(&mut self.undo, &mut self.redo, &mut self.painted, character)
     }
 
     /// Re-applies the last undone edit; `false` when there is none.
     pub fn redo(&mut self, character: &mut Character) -> bool {
-        let Some(next) = self.redo.pop() else {
+        Self::step(&mut self.redo, &mut self.undo, &mut self.painted, character)
+    }
+
+    /// Restores the last snapshot of `from`, keeping the state it replaces on `to`.
+    fn step(
+        from: &mut Vec<Snapshot>,
+        to: &mut Vec<Snapshot>,
+        painted: &mut bool,
+        character: &mut Character,
+    ) -> bool {
+        let Some(snapshot) = from.pop() else {
             return false;
         };
-        self.undo.push(Snapshot::of(character, self.painted));
-        self.painted = next.restore(character);
+        to.push(Snapshot::of(character, *painted));
+        *painted = snapshot.restore(character);
         true
     }
 

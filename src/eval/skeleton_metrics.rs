@@ -94,14 +94,8 @@ pub fn skeleton_metrics(predicted: &Skeleton, truth: &Skeleton, bounds: &Aabb) -
 }
 
 fn segment_distance(p: Vec3, a: Vec3, b: Vec3) -> f32 {
-    let d = b - a;
-    let len2 = d.length_squared();
-    let t = if len2 > 0.0 {
-        ((p - a).dot(d) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + d * t)
+    let t = crate::mesh::segment_parameter(p, a, b);
+    p.distance(a + (b - a) * t)
 }
 
 #[cfg(test)]

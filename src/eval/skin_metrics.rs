@@ -70,7 +70,7 @@ pub fn skin_metrics(
         l1: (l1 / n as f64) as f32,
         precision: (precision / with_prediction.max(1) as f64) as f32,
         recall: (recall / with_truth.max(1) as f64) as f32,
-        deformation: deformation_error(mesh, skeleton, predicted, truth, poses, seed) / longest
+        deformation: deformation_error(mesh, skeleton, [predicted, truth], poses, seed) / longest
             * 100.0,
     }
 }
@@ -90,12 +90,11 @@ fn vertex_l1(p: &[Influence], t: &[Influence]) -> f32 {
     diff
 }
 
-/// Mean distance between the vertices as posed by each skin, over random poses.
+/// Mean distance between the vertices as posed by each of the two skins, over random poses.
 fn deformation_error(
     mesh: &Mesh,
     skeleton: &Skeleton,
-    predicted: &SkinWeights,
-    truth: &SkinWeights,
+    [predicted, truth]: [&SkinWeights; 2],
     poses: usize,
     seed: u64,
 ) -> f32 {

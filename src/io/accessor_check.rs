@@ -5,7 +5,7 @@ use gltf::Accessor;
 
 /// Checks that every byte `accessor` reads lies inside its buffer views and buffers, including
 /// the indices and values of a sparse accessor.
-pub fn check(accessor: &Accessor<'_>, buffers: &[Vec<u8>]) -> Result<(), String> {
+fn check(accessor: &Accessor<'_>, buffers: &[Vec<u8>]) -> Result<(), String> {
     let index = accessor.index();
     let count = accessor.count();
     let element = accessor.size();
@@ -92,14 +92,17 @@ fn check_range(
     }
 }
 
-/// Checks an accessor's component type and dimensions against what its semantic requires; the
-/// `gltf` crate's readers assume these and panic otherwise.
+/// Checks that `accessor` reads inside its buffers ([`check`]) and that its component type
+/// and dimensions are what its semantic requires; the `gltf` crate's readers assume these and
+/// panic otherwise.
 pub fn check_kind(
     accessor: &Accessor<'_>,
+    buffers: &[Vec<u8>],
     what: &str,
     types: &[gltf::accessor::DataType],
     dimensions: gltf::accessor::Dimensions,
 ) -> Result<(), String> {
+    check(accessor, buffers)?;
     if !types.contains(&accessor.data_type()) || accessor.dimensions() != dimensions {
         return Err(format!(
             "{what} accessor {} is {:?} {:?}; expected {dimensions:?} of {types:?}",

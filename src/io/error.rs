@@ -81,3 +81,23 @@ pub enum ImportError {
     #[error("'{name}' has no extent: all of its vertices are at one point")]
     Degenerate { name: String },
 }
+
+impl ImportError {
+    /// [`ImportError::TooMany`] when `name` has `count` of `what`, more than `limit`.
+    pub(crate) fn at_most(
+        name: &str,
+        what: &'static str,
+        count: usize,
+        limit: usize,
+    ) -> Result<(), Self> {
+        if count > limit {
+            return Err(Self::TooMany {
+                name: name.into(),
+                what,
+                count,
+                limit,
+            });
+        }
+        Ok(())
+    }
+}

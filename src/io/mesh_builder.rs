@@ -108,14 +108,7 @@ impl<'a> MeshBuilder<'a> {
     /// fewer points than the vertices they become).
     pub fn check_vertices(&self) -> Result<(), ImportError> {
         let count = self.mesh.positions.len();
-        if count > self.limits.max_vertices {
-            return Err(ImportError::TooMany {
-                name: self.name.into(),
-                what: "vertices",
-                count,
-                limit: self.limits.max_vertices,
-            });
-        }
+        ImportError::at_most(self.name, "vertices", count, self.limits.max_vertices)?;
         Ok(())
     }
 

@@ -50,27 +50,18 @@ pub fn import(
                         vertex: positions.len(),
                     });
                 }
-                if positions.len() >= limits.max_vertices {
-                    return Err(too_many(
-                        name,
-                        "vertices",
-                        positions.len() + 1,
-                        limits.max_vertices,
-                    ));
-                }
+                ImportError::at_most(name, "vertices", positions.len() + 1, limits.max_vertices)?;
                 positions.push(p);
             }
             "vt" => {
                 let [u, v] = numbers::<2>(&mut words)
                     .map_err(|_| bad(line_no, "a texture coordinate needs u and v".into()))?;
-                if coords.len() >= limits.max_vertices {
-                    return Err(too_many(
-                        name,
-                        "texture coordinates",
-                        coords.len() + 1,
-                        limits.max_vertices,
-                    ));
-                }
+                ImportError::at_most(
+                    name,
+                    "texture coordinates",
+                    coords.len() + 1,
+                    limits.max_vertices,
+                )?;
                 // OBJ's v runs up from the bottom of the image; glTF's runs down from the top.
                 let uv = Vec2::new(u, 1.0 - v);
                 coords.push(if uv.is_finite() { uv } else { Vec2::ZERO });
@@ -87,14 +78,7 @@ pub fn import(
                 for k in 1..corners.len() - 1 {
                     faces.push(([corners[0], corners[k], corners[k + 1]], current));
                 }
-                if faces.len() > limits.max_triangles {
-                    return Err(too_many(
-                        name,
-                        "triangles",
-                        faces.len(),
-                        limits.max_triangles,
-                    ));
-                }
+                ImportError::at_most(name, "triangles", faces.len(), limits.max_triangles)?;
             }
             "usemtl" => {
                 let wanted = words.collect::<Vec<_>>().join(" ");
@@ -122,15 +106,8 @@ pub fn import(
     }
     let (materials, images) = materials(&material_names, &libraries, files, &mut warnings);
     let mut mesh = build_mesh(&positions, &coords, &faces);
-    if mesh.positions.len() > limits.max_vertices {
-        // Seams split vertices, so the count can exceed the `v` lines.
-        return Err(too_many(
-            name,
-            "vertices",
-            mesh.positions.len(),
-            limits.max_vertices,
-        ));
-    }
+    // Seams split vertices, so the count can exceed the `v` lines.
+    ImportError::at_most(name, "vertices", mesh.positions.len(), limits.max_vertices)?;
     if UnitBox::of(&mesh.bounds()).is_none() {
         return Err(ImportError::Degenerate { name: name.into() });
     }
@@ -152,15 +129,6 @@ pub fn import(
         vrm: None,
         warnings,
     })
-}
-
-fn too_many(name: &str, what: &'static str, count: usize, limit: usize) -> ImportError {
-    ImportError::TooMany {
-        name: name.into(),
-        what,
-        count,
-        limit,
-    }
 }
 
 fn numbers<'a, const N: usize>(

@@ -21,6 +21,18 @@ pub use winding_tree::WindingTree;
 
 use glam::{Vec2, Vec3};
 
+/// The parameter in [0, 1] of the point of segment `a`–`b` nearest `p` (that point is
+/// `a + (b - a) * t`); 0 for a segment of no length.
+pub fn segment_parameter(p: Vec3, a: Vec3, b: Vec3) -> f32 {
+    let d = b - a;
+    let len2 = d.length_squared();
+    if len2 > 0.0 {
+        ((p - a).dot(d) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
 /// Points as a flat `x, y, z, x, y, z, …` array, the layout GPUs and JS want.
 pub fn flatten(points: &[Vec3]) -> Vec<f32> {
     points.iter().flat_map(|p| p.to_array()).collect()

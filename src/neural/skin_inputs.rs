@@ -263,12 +263,6 @@ fn bone_tokens(
 
 /// Distance from `p` to the segment and the segment parameter of the nearest point.
 fn segment_distance(p: Vec3, start: Vec3, end: Vec3) -> (f32, f32) {
-    let d = end - start;
-    let len2 = d.length_squared();
-    let t = if len2 > 0.0 {
-        ((p - start).dot(d) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (p.distance(start + d * t), t)
+    let t = crate::mesh::segment_parameter(p, start, end);
+    (p.distance(start + (end - start) * t), t)
 }

@@ -31,18 +31,10 @@ pub enum Method {
     Neural,
 }
 
-impl std::str::FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "geometric" => Ok(Self::Geometric),
-            "neural" => Ok(Self::Neural),
-            other => Err(format!(
-                "unknown method '{other}'; available: geometric, neural"
-            )),
-        }
-    }
-}
+crate::choice::named_choice!(Method, "method", {
+    Geometric => "geometric",
+    Neural => "neural",
+});
 
 /// The method of each stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,20 +17,12 @@ pub enum BoneNames {
     Vrm,
 }
 
-impl std::str::FromStr for BoneNames {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "mixamo" => Ok(Self::Mixamo),
-            "unity" => Ok(Self::Unity),
-            "unreal" => Ok(Self::Unreal),
-            "vrm" => Ok(Self::Vrm),
-            other => Err(format!(
-                "unknown bone names '{other}'; available: mixamo, unity, unreal, vrm"
-            )),
-        }
-    }
-}
+crate::choice::named_choice!(BoneNames, "bone names", {
+    Mixamo => "mixamo",
+    Unity => "unity",
+    Unreal => "unreal",
+    Vrm => "vrm",
+});
 
 /// The bones every convention names (the spine counted up from the hips).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

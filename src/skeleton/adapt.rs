@@ -241,11 +241,7 @@ fn between(
         template.joints[i].position(),
     );
     let line = td - ta;
-    let t = if line.length_squared() > 0.0 {
-        ((tp - ta).dot(line) / line.length_squared()).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let t = crate::mesh::segment_parameter(tp, ta, td);
     let side = tp - (ta + line * t);
     let (pa, pd) = (placed[a], anchor[d].unwrap_or(placed[a]));
     pa + (pd - pa) * t + carry(side)

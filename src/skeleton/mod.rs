@@ -100,10 +100,13 @@ impl SkeletonSource {
         if let Some(rig) = Library::shared().and_then(|l| l.get(name)) {
             return Ok(Self::Rigged(Box::new(rig.clone())));
         }
-        let unknown = match name.parse() {
-            Ok(template) => return Ok(Self::Template(template)),
-            Err(unknown) => unknown,
-        };
+        if let Ok(template) = name.parse() {
+            return Ok(Self::Template(template));
+        }
+        let unknown = format!(
+            "unknown template '{name}'; available: auto, {}",
+            Template::NAMES.join(", ")
+        );
         #[cfg(feature = "templates")]
         if let Some(library) = Library::shared() {
             let names: Vec<&str> = library.names().collect();
@@ -264,15 +267,8 @@ impl Body {
     /// # Errors
     /// [`RigError::EmptyMesh`] or [`RigError::NoVolume`].
     pub fn of(mesh: &Mesh, options: &AutoOptions) -> Result<Self, RigError> {
-        if mesh.triangles.is_empty() || mesh.positions.is_empty() {
-            return Err(RigError::EmptyMesh);
-        }
-        let (solid, _) = capped_solid(
-            &mesh.positions,
-            &mesh.triangles,
-            options.resolution,
-            options.max_solid_voxels,
-        );
+        let (solid, _) = capped_solid(mesh, options.resolution, options.max_solid_voxels)
+            .ok_or(RigError::EmptyMesh)?;
         if solid.count() == 0 {
             return Err(RigError::NoVolume);
         }
@@ -306,22 +302,13 @@ pub enum Template {
     Chain,
 }
 
-impl std::str::FromStr for Template {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "free" => Ok(Self::FreeForm),
-            "humanoid" => Ok(Self::Humanoid),
-            "quadruped" => Ok(Self::Quadruped),
-            "bird" => Ok(Self::Bird),
-            "chain" => Ok(Self::Chain),
-            other => Err(format!(
-                "unknown template '{other}'; available: auto, free, humanoid, quadruped, bird, chain"
-            )),
-        }
-    }
-}
+crate::choice::named_choice!(Template, "template", {
+    FreeForm => "free",
+    Humanoid => "humanoid",
+    Quadruped => "quadruped",
+    Bird => "bird",
+    Chain => "chain",
+});
 
 /// A skeleton for `mesh` from its own shape, in the mesh's frame: joints at branch points and
 /// along limbs, tips named `…_end`, the root at the thickest part of the body.
@@ -357,19 +344,16 @@ fn fit_in(
     if auto.joints.is_empty() {
         return Err(RigError::NoVolume);
     }
+    let fit = templates::Fit {
+        auto: &auto,
+        size: longest,
+        inside: &|p| interior.inside(p),
+    };
     match template {
         Template::FreeForm => Ok(auto),
-        Template::Humanoid => {
-            templates::humanoid::fit_humanoid(&auto, longest, &|p| interior.inside(p))
-        }
-        Template::Quadruped => {
-            templates::quadruped::fit_quadruped(&auto, longest, &|p| interior.inside(p))
-        }
-        Template::Chain => templates::chain::fit_chain(&auto, longest, &|p| interior.inside(p)),
-        Template::Bird => {
-            templates::bird::fit_bird(&auto, longest, &|p| interior.inside(p), &|p| {
-                interior.depth_at(p)
-            })
-        }
+        Template::Humanoid => templates::humanoid::fit_humanoid(&fit),
+        Template::Quadruped => templates::quadruped::fit_quadruped(&fit),
+        Template::Chain => templates::chain::fit_chain(&fit),
+        Template::Bird => templates::bird::fit_bird(&fit, &|p| interior.depth_at(p)),
     }
 }

@@ -19,14 +19,8 @@ pub struct BoneSegment {
 impl BoneSegment {
     /// Distance from `p` to the nearest point of the segment.
     pub fn distance(&self, p: Vec3) -> f32 {
-        let d = self.end - self.start;
-        let len2 = d.length_squared();
-        let t = if len2 > 0.0 {
-            ((p - self.start).dot(d) / len2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        p.distance(self.start + d * t)
+        let t = crate::mesh::segment_parameter(p, self.start, self.end);
+        p.distance(self.start + (self.end - self.start) * t)
     }
 }
 

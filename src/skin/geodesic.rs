@@ -7,7 +7,7 @@ use glam::IVec3;
 
 use super::bone_segments::BoneSegment;
 use crate::rig::JointId;
-use crate::volume::Solid;
+use crate::volume::{BucketQueue, Solid};
 
 /// A joint and its geodesic distance from a voxel.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -147,7 +147,7 @@ pub fn nearest_joints(solid: &Solid, segments: &[BoneSegment], k: usize) -> Near
                 };
                 let s = nearest.slot[voxel] as usize;
                 if nearest.offer(s, label) {
-                    queue.push(label.distance, voxel as u32, label.joint.0);
+                    queue.push(label.distance, (voxel as u32, label.joint.0));
                 }
             }
         }
@@ -158,7 +158,7 @@ pub fn nearest_joints(solid: &Solid, segments: &[BoneSegment], k: usize) -> Near
     let steps: Vec<(isize, f32)> = neighbourhood()
         .map(|(o, len)| ((o.x + dims.x * (o.y + dims.y * o.z)) as isize, len * h))
         .collect();
-    while let Some((distance, voxel, joint)) = queue.pop() {
+    while let Some((distance, (voxel, joint))) = queue.pop() {
         let s = nearest.slot[voxel as usize] as usize;
         if nearest.distance(s, joint) != Some(distance) {
             continue; // superseded by a shorter path, or pushed out by nearer joints
@@ -173,52 +173,11 @@ pub fn nearest_joints(solid: &Solid, segments: &[BoneSegment], k: usize) -> Near
                 distance: distance + step,
             };
             if nearest.offer(ns as usize, label) {
-                queue.push(label.distance, nv as u32, joint);
+                queue.push(label.distance, (nv as u32, joint));
             }
         }
     }
     nearest
-}
-
-/// Dial's bucket queue: entries grouped by distance in bins of `width`. Within a bin the order
-/// is arbitrary, so a label can be settled slightly too long and is then corrected when a
-/// shorter path arrives (it is pushed again); every step is longer than a bin, so nothing is
-/// ever pushed behind the bin being drained. Far cheaper than a binary heap on millions of
-/// entries.
-struct BucketQueue {
-    width: f32,
-    bins: Vec<Vec<(f32, u32, u32)>>,
-    current: usize,
-}
-
-impl BucketQueue {
-    fn new(width: f32) -> Self {
-        Self {
-            width,
-            bins: Vec::new(),
-            current: 0,
-        }
-    }
-
-    fn push(&mut self, distance: f32, voxel: u32, joint: u32) {
-        let bin = ((distance / self.width) as usize).max(self.current);
-        if bin >= self.bins.len() {
-            self.bins.resize_with(bin + 1, Vec::new);
-        }
-        self.bins[bin].push((distance, voxel, joint));
-    }
-
-    fn pop(&mut self) -> Option<(f32, u32, u32)> {
-        while self.current < self.bins.len() {
-            if let Some(entry) = self.bins[self.current].pop() {
-                return Some(entry);
-            }
-            // A drained bin is never refilled; free it.
-            self.bins[self.current] = Vec::new();
-            self.current += 1;
-        }
-        None
-    }
 }
 
 /// The 26 neighbour offsets with their lengths in voxels.

@@ -151,15 +151,8 @@ impl PreparedMesh {
     /// # Errors
     /// [`SkinError::EmptyMesh`] for a mesh without triangles.
     pub fn new(mesh: &Mesh, options: &SkinOptions) -> Result<Self, SkinError> {
-        if mesh.triangles.is_empty() || mesh.positions.is_empty() {
-            return Err(SkinError::EmptyMesh);
-        }
-        let (solid, resolution) = capped_solid(
-            &mesh.positions,
-            &mesh.triangles,
-            options.resolution,
-            options.max_solid_voxels,
-        );
+        let (solid, resolution) = capped_solid(mesh, options.resolution, options.max_solid_voxels)
+            .ok_or(SkinError::EmptyMesh)?;
         let surface = weights::WeldedSurface::new(&mesh.positions, &mesh.triangles);
         let heat = (options.heat && mesh.vertex_count() <= MAX_HEAT_VERTICES).then(|| {
             // Compact the welded vertices and remap the triangles onto them.

@@ -10,7 +10,7 @@
 use glam::{IVec3, Vec3};
 
 use super::Grid;
-use crate::mesh::Aabb;
+use crate::mesh::{Aabb, Mesh};
 
 /// Solid voxels of a mesh.
 #[derive(Debug, Clone)]
@@ -30,23 +30,22 @@ impl Solid {
     }
 }
 
-/// The mesh voxelised at `resolution` along its longest side, or more coarsely when that
-/// gives more than `cap` solid voxels (bulky shapes: memory and time grow with the volume);
-/// returns the solid and the resolution used.
-pub fn capped_solid(
-    positions: &[Vec3],
-    triangles: &[[u32; 3]],
-    resolution: u32,
-    cap: usize,
-) -> (Solid, u32) {
+/// `mesh` voxelised at `resolution` along its longest side, or more coarsely when that gives
+/// more than `cap` solid voxels (bulky shapes: memory and time grow with the volume), with
+/// the resolution used; `None` for a mesh without triangles.
+pub fn capped_solid(mesh: &Mesh, resolution: u32, cap: usize) -> Option<(Solid, u32)> {
+    if mesh.triangles.is_empty() || mesh.positions.is_empty() {
+        return None;
+    }
+    let (positions, triangles) = (&mesh.positions, &mesh.triangles);
     let solid = voxelize(positions, triangles, resolution);
     let count = solid.count();
     if count <= cap {
-        return (solid, resolution);
+        return Some((solid, resolution));
     }
     let shrink = (cap as f32 / count as f32).cbrt();
     let coarser = ((resolution as f32 * shrink) as u32).max(16);
-    (voxelize(positions, triangles, coarser), coarser)
+    Some((voxelize(positions, triangles, coarser), coarser))
 }
 
 /// Voxelises the triangles with `resolution` voxels along the longest side of their bounds.

@@ -294,18 +294,24 @@ fn dragon(b: &mut Builder) {
         let shoulder = b.position(chest) + Vec3::new(side * r * 0.8, r * 0.7, 0.0);
         let joints = arm(b, chest, shoulder, span, r * 0.2, lift);
         // The membrane: a thin blade trailing behind each wing bone.
-        for pair in joints[1..].windows(2) {
-            let (a, c) = (b.position(pair[0]), b.position(pair[1]));
-            let mid = (a + c) * 0.5 - Vec3::Z * chord * 0.4;
-            let rotation = Quat::from_rotation_arc(Vec3::X, (c - a).normalize());
-            let half = (c - a).length() * 0.55;
-            b.blob(
-                pair[0],
-                mid,
-                Vec3::new(half, r * 0.05, chord * 0.5),
-                rotation,
-            );
-        }
+        wing_blades(b, &joints, chord, r * 0.05);
+    }
+}
+
+/// A blade `thickness` thick and `chord` deep trailing behind each bone of a wing (`joints`
+/// from the shoulder out), bound to the bone's first joint.
+fn wing_blades(b: &mut Builder, joints: &[usize], chord: f32, thickness: f32) {
+    for pair in joints[1..].windows(2) {
+        let (a, c) = (b.position(pair[0]), b.position(pair[1]));
+        let mid = (a + c) * 0.5 - Vec3::Z * chord * 0.4;
+        let rotation = Quat::from_rotation_arc(Vec3::X, (c - a).normalize());
+        let half = (c - a).length() * 0.55;
+        b.blob(
+            pair[0],
+            mid,
+            Vec3::new(half, thickness, chord * 0.5),
+            rotation,
+        );
     }
 }
 
@@ -436,18 +442,7 @@ fn bird(b: &mut Builder) {
         let dir = Vec3::new(side, droop.sin(), 0.0);
         let joints = arm(b, chest, shoulder + dir * 0.0, span, r * 0.25, -droop);
         // Feathers: a flat blade trailing behind each wing bone.
-        for pair in joints[1..].windows(2) {
-            let (a, c) = (b.position(pair[0]), b.position(pair[1]));
-            let mid = (a + c) * 0.5 - Vec3::Z * chord * 0.4;
-            let rotation = Quat::from_rotation_arc(Vec3::X, (c - a).normalize());
-            let half = (c - a).length() * 0.55;
-            b.blob(
-                pair[0],
-                mid,
-                Vec3::new(half, r * 0.06, chord * 0.5),
-                rotation,
-            );
-        }
+        wing_blades(b, &joints, chord, r * 0.06);
         let hip = Vec3::new(side * r * 0.5, leg_length, -length * 0.05);
         leg(b, "leg", hips, hip, Vec3::Z, -1.0, r * 0.2);
     }

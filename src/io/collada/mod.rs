@@ -172,14 +172,7 @@ impl<'a> Builder<'_, 'a, '_> {
                 _ => {}
             }
         }
-        if names.len() > self.limits.max_joints {
-            return Err(ImportError::TooMany {
-                name: self.name.into(),
-                what: "joints",
-                count: names.len(),
-                limit: self.limits.max_joints,
-            });
-        }
+        ImportError::at_most(self.name, "joints", names.len(), self.limits.max_joints)?;
         let vw = child(skin, "vertex_weights")
             .ok_or_else(|| self.fail("a <skin> without <vertex_weights>".into()))?;
         let vw_inputs = inputs(vw);
@@ -301,14 +294,12 @@ impl<'a> Builder<'_, 'a, '_> {
             }
         }
         let joint_nodes: Vec<usize> = (0..self.nodes.len()).filter(|&i| is_joint[i]).collect();
-        if joint_nodes.len() > self.limits.max_joints {
-            return Err(ImportError::TooMany {
-                name: self.name.into(),
-                what: "joints",
-                count: joint_nodes.len(),
-                limit: self.limits.max_joints,
-            });
-        }
+        ImportError::at_most(
+            self.name,
+            "joints",
+            joint_nodes.len(),
+            self.limits.max_joints,
+        )?;
         let joint_of_node: HashMap<usize, u32> = joint_nodes
             .iter()
             .enumerate()
@@ -446,17 +437,18 @@ impl<'a> Builder<'_, 'a, '_> {
         let textures = child(root, "library_images").map_or(0, |l| children(l, "image").count());
         let skin = (skeleton.is_some() && skin_weights.influenced_vertex_count() > 0)
             .then_some(skin_weights);
+        let source = SourceSummary {
+            materials: materials.len(),
+            textures,
+            skins,
+            animations,
+        };
         Ok(Character {
             name: self.name.into(),
             mesh,
             skeleton,
             skin,
-            source: SourceSummary {
-                materials: materials.len(),
-                textures,
-                skins,
-                animations,
-            },
+            source,
             materials,
             images: Vec::new(),
             animations: clips,

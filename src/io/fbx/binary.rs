@@ -182,28 +182,11 @@ impl Reader<'_> {
                 raw.len()
             ));
         }
-        let chunks = raw.chunks_exact(size);
         Ok(match code {
-            b'd' => Value::F64s(
-                chunks
-                    .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-                    .collect(),
-            ),
-            b'f' => Value::F32s(
-                chunks
-                    .map(|c| f32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
-                    .collect(),
-            ),
-            b'l' => Value::I64s(
-                chunks
-                    .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-                    .collect(),
-            ),
-            b'i' => Value::I32s(
-                chunks
-                    .map(|c| i32::from_le_bytes(c.try_into().unwrap_or([0; 4])))
-                    .collect(),
-            ),
+            b'd' => Value::F64s(little_endian(raw, f64::from_le_bytes)),
+            b'f' => Value::F32s(little_endian(raw, f32::from_le_bytes)),
+            b'l' => Value::I64s(little_endian(raw, i64::from_le_bytes)),
+            b'i' => Value::I32s(little_endian(raw, i32::from_le_bytes)),
             _ => Value::Bytes(raw.to_vec()),
         })
     }
@@ -361,6 +344,13 @@ fn write_array(
     out.extend_from_slice(&u32::try_from(data.len()).ok()?.to_le_bytes());
     out.extend_from_slice(&data);
     Some(())
+}
+
+/// `raw` read as consecutive little-endian numbers of `N` bytes each.
+fn little_endian<T, const N: usize>(raw: &[u8], from: fn([u8; N]) -> T) -> Vec<T> {
+    (raw.chunks_exact(N))
+        .map(|c| from(c.try_into().unwrap_or([0; N])))
+        .collect()
 }
 
 #[cfg(test)]

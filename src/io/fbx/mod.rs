@@ -106,14 +106,7 @@ impl<'a> Scene<'a> {
             .iter()
             .filter(|k| doc.objects[*k].class == "Model")
             .collect();
-        if models.len() > limits.max_nodes {
-            return Err(ImportError::TooMany {
-                name: name.into(),
-                what: "models",
-                count: models.len(),
-                limit: limits.max_nodes,
-            });
-        }
+        ImportError::at_most(name, "models", models.len(), limits.max_nodes)?;
         let locals: HashMap<&Key, DMat4> = models
             .iter()
             .map(|k| (*k, local_matrix(&properties(doc.objects[*k].node))))
@@ -230,12 +223,7 @@ impl<'a> Scene<'a> {
         let mut skins = 0;
         let mut shapes = Vec::new();
         for g in &geometries {
-            let Some(model) = self
-                .doc
-                .parents_of(g, "Model")
-                .first()
-                .map(|k| (*k).clone())
-            else {
+            let Some(model) = self.doc.parents_of(g, "Model").first().map(|&k| k.clone()) else {
                 self.warnings.push(format!(
                     "skipped geometry '{}': no model places it in the scene",
                     self.doc.objects[g].name
@@ -309,14 +297,12 @@ impl<'a> Scene<'a> {
             }
             builder.check_vertices()?;
             for shape in self.blend_shapes(g, geometry.control_points.len()) {
-                if shapes.len() >= MAX_MORPH_TARGETS {
-                    return Err(ImportError::TooMany {
-                        name: self.name.into(),
-                        what: "morph targets",
-                        count: shapes.len() + 1,
-                        limit: MAX_MORPH_TARGETS,
-                    });
-                }
+                ImportError::at_most(
+                    self.name,
+                    "morph targets",
+                    shapes.len() + 1,
+                    MAX_MORPH_TARGETS,
+                )?;
                 let mut delta = vec![DVec3::ZERO; geometry.control_points.len()];
                 for (i, d) in shape.offsets {
                     delta[i] = d;
@@ -362,17 +348,18 @@ impl<'a> Scene<'a> {
         };
         let skeleton = skeleton.map(|(s, _)| s);
         let skin = (skeleton.is_some() && skin.influenced_vertex_count() > 0).then_some(skin);
+        let source = SourceSummary {
+            materials: materials.len(),
+            textures,
+            skins,
+            animations,
+        };
         Ok(Character {
             name: self.name.into(),
             mesh,
             skeleton,
             skin,
-            source: SourceSummary {
-                materials: materials.len(),
-                textures,
-                skins,
-                animations,
-            },
+            source,
             materials,
             images,
             animations: clips,

@@ -118,17 +118,14 @@ impl<'a> Document<'a> {
         self.objects.get(key).is_some_and(|o| o.class == class)
     }
 
-    fn links_under(&self, parent: &str) -> impl Iterator<Item = &Link> {
-        self.by_parent
-            .get(parent)
-            .into_iter()
-            .flatten()
-            .map(|&i| &self.links[i])
-    }
-
-    fn links_above(&self, child: &str) -> impl Iterator<Item = &Link> {
-        self.by_child
-            .get(child)
+    /// The links `index` (by parent or by child) holds under `key`, in file order.
+    fn links<'s>(
+        &'s self,
+        index: &'s HashMap<Key, Vec<usize>>,
+        key: &str,
+    ) -> impl Iterator<Item = &'s Link> {
+        index
+            .get(key)
             .into_iter()
             .flatten()
             .map(|&i| &self.links[i])
@@ -143,7 +140,7 @@ impl<'a> Document<'a> {
 
     /// The objects of `class` connected to a property of `parent`, with the property's name.
     pub fn property_children_of(&self, parent: &str, class: &str) -> Vec<(&Key, &str)> {
-        self.links_under(parent)
+        self.links(&self.by_parent, parent)
             .filter(|l| self.is(&l.child, class))
             .filter_map(|l| Some((&l.child, l.property.as_deref()?)))
             .collect()
@@ -151,7 +148,7 @@ impl<'a> Document<'a> {
 
     /// The objects of `class` whose properties `child` is connected to, with the property.
     pub fn property_parents_of(&self, child: &str, class: &str) -> Vec<(&Key, &str)> {
-        self.links_above(child)
+        self.links(&self.by_child, child)
             .filter(|l| self.is(&l.parent, class))
             .filter_map(|l| Some((&l.parent, l.property.as_deref()?)))
             .collect()
@@ -159,17 +156,26 @@ impl<'a> Document<'a> {
 
     /// The objects connected under `parent`, of `class`, in file order.
     pub fn children_of(&self, parent: &str, class: &str) -> Vec<&Key> {
-        self.links_under(parent)
-            .filter(|l| self.is(&l.child, class))
-            .map(|l| &l.child)
+        (self.links(&self.by_parent, parent).map(|l| &l.child))
+            .filter(|k| self.is(k, class))
+            .collect()
+    }
+
+    /// The parts of kind `part` (clusters, blend-shape channels) of the deformers of kind
+    /// `deformer` (a skin, a blend shape) on `geometry`, in file order.
+    pub fn deformer_parts(&self, geometry: &str, deformer: &str, part: &str) -> Vec<&Key> {
+        let of_kind = |key: &&Key, kind: &str| self.objects[*key].kind == kind;
+        (self.children_of(geometry, "Deformer").into_iter())
+            .filter(|k| of_kind(k, deformer))
+            .flat_map(|k| self.children_of(k, "Deformer"))
+            .filter(|k| of_kind(k, part))
             .collect()
     }
 
     /// The objects `child` is connected under, of `class`, in file order.
     pub fn parents_of(&self, child: &str, class: &str) -> Vec<&Key> {
-        self.links_above(child)
-            .filter(|l| self.is(&l.parent, class))
-            .map(|l| &l.parent)
+        (self.links(&self.by_child, child).map(|l| &l.parent))
+            .filter(|k| self.is(k, class))
             .collect()
     }
 }

@@ -23,32 +23,19 @@ pub struct Cluster {
 impl Scene<'_> {
     pub(super) fn clusters_of(&self, geometry: &str) -> Vec<Cluster> {
         let mut out = Vec::new();
-        for skin in self.doc.children_of(geometry, "Deformer") {
-            if self.doc.objects[skin].kind != "Skin" {
+        for c in self.doc.deformer_parts(geometry, "Skin", "Cluster") {
+            let object = &self.doc.objects[c];
+            let Some(&joint) = self.doc.children_of(c, "Model").first() else {
                 continue;
-            }
-            for c in self.doc.children_of(skin, "Deformer") {
-                let object = &self.doc.objects[c];
-                if object.kind != "Cluster" {
-                    continue;
-                }
-                let Some(joint) = self
-                    .doc
-                    .children_of(c, "Model")
-                    .first()
-                    .map(|k| (*k).clone())
-                else {
-                    continue;
-                };
-                let node = object.node;
-                out.push(Cluster {
-                    joint,
-                    indexes: node.find("Indexes").map(Node::ints).unwrap_or_default(),
-                    weights: node.find("Weights").map(Node::floats).unwrap_or_default(),
-                    transform: matrix(node.find("Transform")),
-                    link: matrix(node.find("TransformLink")),
-                });
-            }
+            };
+            let node = object.node;
+            out.push(Cluster {
+                joint: joint.clone(),
+                indexes: node.find("Indexes").map(Node::ints).unwrap_or_default(),
+                weights: node.find("Weights").map(Node::floats).unwrap_or_default(),
+                transform: matrix(node.find("Transform")),
+                link: matrix(node.find("TransformLink")),
+            });
         }
         out
     }
@@ -101,14 +88,7 @@ impl Scene<'_> {
         if keys.is_empty() {
             return Ok(None);
         }
-        if keys.len() > self.limits.max_joints {
-            return Err(ImportError::TooMany {
-                name: self.name.into(),
-                what: "joints",
-                count: keys.len(),
-                limit: self.limits.max_joints,
-            });
-        }
+        ImportError::at_most(self.name, "joints", keys.len(), self.limits.max_joints)?;
         let set: HashSet<&Key> = keys.iter().collect();
         let joint_parent = |k: &Key| -> Option<Key> {
             let mut at = k.clone();

@@ -257,10 +257,9 @@ impl Track {
     ) -> Result<Self, String> {
         let sampler = channel.sampler();
         let (input, output) = (sampler.input(), sampler.output());
-        accessor_check::check(&input, buffers)?;
-        accessor_check::check(&output, buffers)?;
         accessor_check::check_kind(
             &input,
+            buffers,
             "animation input",
             &[DataType::F32],
             Dimensions::Scalar,
@@ -273,11 +272,16 @@ impl Track {
             DataType::U16,
         ];
         match property {
-            Property::Rotation => {
-                accessor_check::check_kind(&output, "rotation", &rotation_types, Dimensions::Vec4)?
-            }
+            Property::Rotation => accessor_check::check_kind(
+                &output,
+                buffers,
+                "rotation",
+                &rotation_types,
+                Dimensions::Vec4,
+            )?,
             _ => accessor_check::check_kind(
                 &output,
+                buffers,
                 "animation output",
                 &[DataType::F32],
                 Dimensions::Vec3,

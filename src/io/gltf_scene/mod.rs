@@ -100,14 +100,7 @@ fn parse(json: &[u8], name: &str, limits: &Limits) -> Result<(Document, Vrm), Im
             });
         }
     }
-    if root.nodes.len() > limits.max_nodes {
-        return Err(ImportError::TooMany {
-            name: name.into(),
-            what: "nodes",
-            count: root.nodes.len(),
-            limit: limits.max_nodes,
-        });
-    }
+    ImportError::at_most(name, "nodes", root.nodes.len(), limits.max_nodes)?;
     check_position_references(&root).map_err(malformed)?;
     let vrm = vrm::read(&root, json);
     let document = Document::from_json(root).map_err(|e| malformed(describe(&e)))?;
@@ -227,15 +220,6 @@ impl SceneReader<'_> {
             name: self.name.into(),
             place: place.into(),
             reason: reason.into(),
-        }
-    }
-
-    fn too_many(&self, what: &'static str, count: usize, limit: usize) -> ImportError {
-        ImportError::TooMany {
-            name: self.name.into(),
-            what,
-            count,
-            limit,
         }
     }
 

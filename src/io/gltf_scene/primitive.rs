@@ -35,16 +35,14 @@ impl SceneReader<'_> {
         let Some(positions_accessor) = primitive.get(&gltf::Semantic::Positions) else {
             return Err(bad("it has no POSITION attribute".into()));
         };
-        accessor_check::check(&positions_accessor, self.buffers)
-            .and_then(|()| {
-                accessor_check::check_kind(
-                    &positions_accessor,
-                    "POSITION",
-                    &[DataType::F32],
-                    Dimensions::Vec3,
-                )
-            })
-            .map_err(bad)?;
+        accessor_check::check_kind(
+            &positions_accessor,
+            self.buffers,
+            "POSITION",
+            &[DataType::F32],
+            Dimensions::Vec3,
+        )
+        .map_err(bad)?;
         let count = positions_accessor.count();
         let key = (
             node_index,
@@ -52,8 +50,8 @@ impl SceneReader<'_> {
         );
         let shared_base = shared.get(&key).copied();
         let total = mesh.positions.len() + count;
-        if shared_base.is_none() && total > self.limits.max_vertices {
-            return Err(self.too_many("vertices", total, self.limits.max_vertices));
+        if shared_base.is_none() {
+            ImportError::at_most(self.name, "vertices", total, self.limits.max_vertices)?;
         }
         let local: Vec<Vec3> = match shared_base {
             Some(_) => Vec::new(),
@@ -72,16 +70,14 @@ impl SceneReader<'_> {
 
         let indices: Vec<u32> = match primitive.indices() {
             Some(accessor) => {
-                accessor_check::check(&accessor, self.buffers)
-                    .and_then(|()| {
-                        accessor_check::check_kind(
-                            &accessor,
-                            "index",
-                            &[DataType::U8, DataType::U16, DataType::U32],
-                            Dimensions::Scalar,
-                        )
-                    })
-                    .map_err(bad)?;
+                accessor_check::check_kind(
+                    &accessor,
+                    self.buffers,
+                    "index",
+                    &[DataType::U8, DataType::U16, DataType::U32],
+                    Dimensions::Scalar,
+                )
+                .map_err(bad)?;
                 reader
                     .read_indices()
                     .map(|i| i.into_u32().collect())
@@ -96,9 +92,7 @@ impl SceneReader<'_> {
         }
         let triangles = triangulate(primitive.mode(), &indices);
         let total = mesh.triangles.len() + triangles.len();
-        if total > self.limits.max_triangles {
-            return Err(self.too_many("triangles", total, self.limits.max_triangles));
-        }
+        ImportError::at_most(self.name, "triangles", total, self.limits.max_triangles)?;
 
         let (base, dropped) = match shared_base {
             Some(base) => (base, 0),
@@ -192,16 +186,14 @@ impl SceneReader<'_> {
             let (Some(accessor), Some(offsets)) = (target.positions(), offsets) else {
                 continue;
             };
-            accessor_check::check(&accessor, self.buffers)
-                .and_then(|()| {
-                    accessor_check::check_kind(
-                        &accessor,
-                        "morph target POSITION",
-                        &[DataType::F32],
-                        Dimensions::Vec3,
-                    )
-                })
-                .map_err(bad)?;
+            accessor_check::check_kind(
+                &accessor,
+                self.buffers,
+                "morph target POSITION",
+                &[DataType::F32],
+                Dimensions::Vec3,
+            )
+            .map_err(bad)?;
             if accessor.count() != local.len() {
                 return Err(bad(format!(
                     "morph target {t} moves {} vertices of {}",
@@ -212,13 +204,8 @@ impl SceneReader<'_> {
             let slot = match slots.get(&(gltf_mesh.index(), t)) {
                 Some(&slot) => slot,
                 None => {
-                    if mesh.morph_targets.len() >= MAX_MORPH_TARGETS {
-                        return Err(self.too_many(
-                            "morph targets",
-                            mesh.morph_targets.len() + 1,
-                            MAX_MORPH_TARGETS,
-                        ));
-                    }
+                    let count = mesh.morph_targets.len() + 1;
+                    ImportError::at_most(self.name, "morph targets", count, MAX_MORPH_TARGETS)?;
                     mesh.morph_targets.push(MorphTarget {
                         name: names.get(t).cloned().unwrap_or_else(|| {
                             format!("{} {t}", gltf_mesh.name().unwrap_or("target"))
@@ -256,9 +243,9 @@ impl SceneReader<'_> {
         let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(0)) else {
             return Ok(None);
         };
-        accessor_check::check(&accessor, self.buffers)?;
         accessor_check::check_kind(
             &accessor,
+            self.buffers,
             "TEXCOORD_0",
             &[DataType::F32, DataType::U8, DataType::U16],
             Dimensions::Vec2,

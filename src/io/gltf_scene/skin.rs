@@ -24,9 +24,7 @@ impl SceneReader<'_> {
             }
         }
         let count = is_joint.iter().filter(|j| **j).count();
-        if count > self.limits.max_joints {
-            return Err(self.too_many("joints", count, self.limits.max_joints));
-        }
+        ImportError::at_most(self.name, "joints", count, self.limits.max_joints)?;
         let nodes: Vec<Node> = self.document.nodes().collect();
         let mut joint_of_node = HashMap::new();
         let mut joints = Vec::with_capacity(count);
@@ -61,16 +59,14 @@ impl SceneReader<'_> {
         let joint_count = skin.joints().count();
         let inverse_binds: Vec<Mat4> = match skin.inverse_bind_matrices() {
             Some(accessor) => {
-                accessor_check::check(&accessor, self.buffers)
-                    .and_then(|()| {
-                        accessor_check::check_kind(
-                            &accessor,
-                            "inverse bind matrix",
-                            &[DataType::F32],
-                            Dimensions::Mat4,
-                        )
-                    })
-                    .map_err(|r| self.bad(&place, r))?;
+                accessor_check::check_kind(
+                    &accessor,
+                    self.buffers,
+                    "inverse bind matrix",
+                    &[DataType::F32],
+                    Dimensions::Mat4,
+                )
+                .map_err(|r| self.bad(&place, r))?;
                 skin.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]))
                     .read_inverse_bind_matrices()
                     .map(|m| m.map(|c| Mat4::from_cols_array_2d(&c)).collect())
@@ -128,10 +124,7 @@ impl SceneReader<'_> {
                     &[DataType::F32, DataType::U8, DataType::U16][..],
                 ),
             ] {
-                accessor_check::check(accessor, self.buffers)
-                    .and_then(|()| {
-                        accessor_check::check_kind(accessor, what, types, Dimensions::Vec4)
-                    })
+                accessor_check::check_kind(accessor, self.buffers, what, types, Dimensions::Vec4)
                     .map_err(bad)?;
                 if accessor.count() != count {
                     return Err(bad(format!(

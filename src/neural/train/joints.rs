@@ -103,13 +103,8 @@ pub fn train_joints(
         validation.len(),
         started.elapsed().as_secs_f32()
     );
-    let device = cpu_device().autodiff();
-    // Seeded initial weights: the same command trains the same model.
-    device.seed(options.seed);
-    let model = JointNet::new(&device);
     train(
-        model,
-        &device,
+        JointNet::new,
         options,
         |model, rng, device| {
             let e = &examples[(rng.next_u64() % examples.len() as u64) as usize];

@@ -410,12 +410,8 @@ pub fn train_plans(
     if by_class.is_empty() {
         return Err("no training examples".into());
     }
-    let device = cpu_device().autodiff();
-    device.seed(options.seed);
-    let model = PlanNet::new(&device);
     train(
-        model,
-        &device,
+        PlanNet::new,
         options,
         |model, rng, device| {
             let picked: Vec<PlanExample> = (0..BATCH)

@@ -48,20 +48,23 @@ fn log_path(out: &Path) -> PathBuf {
     out.join("log.csv")
 }
 
-/// Trains `model` (on an autodiff `device`) for `options.steps` steps, resuming from the
-/// checkpoint in `options.out` if one is there. `loss` gives the loss of one random training
+/// Trains a model made by `init` (on an autodiff CPU device, seeded by `options.seed`: the same
+/// command trains the same model) for `options.steps` steps, resuming from the checkpoint in
+/// `options.out` if one is there. `loss` gives the loss of one random training
 /// example; `validate` scores the model on the validation split (lower is better). Returns
 /// the trained model and the log.
 ///
 /// # Errors
 /// A message when a checkpoint cannot be read or written or the loss is not finite.
 pub fn train<M: Module + Clone>(
-    mut model: M,
-    device: &Device,
+    init: fn(&Device) -> M,
     options: &TrainOptions,
     mut loss: impl FnMut(&M, &mut Rng, &Device) -> Tensor<1>,
     mut validate: impl FnMut(&M) -> f32,
 ) -> Result<(M, Vec<LogEntry>), String> {
+    let device = &crate::compute::cpu_device().autodiff();
+    device.seed(options.seed);
+    let mut model = init(device);
     std::fs::create_dir_all(&options.out)
         .map_err(|e| format!("cannot create '{}': {e}", options.out.display()))?;
     let mut optimizer: ModuleOptimizer = AdamConfig::new().init();

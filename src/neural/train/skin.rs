@@ -128,13 +128,8 @@ pub fn train_skin(
     // steps however many generated characters there are.
     let (real, generated): (Vec<usize>, Vec<usize>) =
         (0..examples.len()).partition(|&i| !is_generated(&examples[i].name));
-    let device = cpu_device().autodiff();
-    // Seeded initial weights: the same command trains the same model.
-    device.seed(options.seed);
-    let model = SkinNet::new(&device);
     train(
-        model,
-        &device,
+        SkinNet::new,
         options,
         |model, rng, device| {
             let pool = if generated.is_empty() || (!real.is_empty() && rng.unit() < REAL_SHARE) {

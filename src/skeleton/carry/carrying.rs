@@ -261,13 +261,10 @@ fn fit_hips(
         return;
     };
     let options = crate::skeleton::AutoOptions::default();
-    let (template_body, _) = crate::volume::capped_solid(
-        &rig.mesh.positions,
-        &rig.mesh.triangles,
-        options.resolution,
-        options.max_solid_voxels,
-    );
-    let Some(template_fork) = legs::fork(&template_body, Vec3::Y) else {
+    let template_body =
+        crate::volume::capped_solid(&rig.mesh, options.resolution, options.max_solid_voxels);
+    let Some(template_fork) = template_body.and_then(|(solid, _)| legs::fork(&solid, Vec3::Y))
+    else {
         return;
     };
     legs::fit_hips(skeleton, up, fork, &rig.skeleton, template_fork, &|p| {

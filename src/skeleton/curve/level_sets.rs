@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 
 use glam::{IVec3, Vec3};
 
-use crate::volume::Solid;
+use crate::volume::{BucketQueue, Solid};
 
 /// One piece of one shell.
 #[derive(Debug, Clone)]
@@ -65,7 +65,8 @@ fn neighbourhood() -> Vec<(IVec3, f32)> {
 pub fn depth_inside(solid: &Solid) -> Vec<f32> {
     let grid = &solid.grid;
     let mut depth = vec![f32::INFINITY; grid.len()];
-    let mut queue = Dial::default();
+    // Unit-wide bins: steps are at least one voxel long.
+    let mut queue = BucketQueue::new(1.0);
     for (i, s) in solid.solid.iter().enumerate() {
         if !s {
             depth[i] = 0.0;
@@ -92,7 +93,8 @@ pub fn depth_inside(solid: &Solid) -> Vec<f32> {
 /// infinite.
 pub fn distance_from(solid: &Solid, sources: &[usize]) -> Vec<f32> {
     let mut distance = vec![f32::INFINITY; solid.grid.len()];
-    let mut queue = Dial::default();
+    // Unit-wide bins: steps are at least one voxel long.
+    let mut queue = BucketQueue::new(1.0);
     for &s in sources {
         distance[s] = 0.0;
         queue.push(0.0, s as u32);
@@ -101,7 +103,12 @@ pub fn distance_from(solid: &Solid, sources: &[usize]) -> Vec<f32> {
     distance
 }
 
-fn relax(solid: &Solid, steps: &[(IVec3, f32)], distance: &mut [f32], queue: &mut Dial) {
+fn relax(
+    solid: &Solid,
+    steps: &[(IVec3, f32)],
+    distance: &mut [f32],
+    queue: &mut BucketQueue<u32>,
+) {
     let grid = &solid.grid;
     while let Some((d, v)) = queue.pop() {
         if d > distance[v as usize] {
@@ -120,34 +127,6 @@ fn relax(solid: &Solid, steps: &[(IVec3, f32)], distance: &mut [f32], queue: &mu
                 queue.push(nd, ni as u32);
             }
         }
-    }
-}
-
-/// A bucket queue with unit-wide bins (steps are at least one voxel long).
-#[derive(Default)]
-struct Dial {
-    bins: Vec<Vec<(f32, u32)>>,
-    current: usize,
-}
-
-impl Dial {
-    fn push(&mut self, d: f32, v: u32) {
-        let bin = (d as usize).max(self.current);
-        if bin >= self.bins.len() {
-            self.bins.resize_with(bin + 1, Vec::new);
-        }
-        self.bins[bin].push((d, v));
-    }
-
-    fn pop(&mut self) -> Option<(f32, u32)> {
-        while self.current < self.bins.len() {
-            if let Some(e) = self.bins[self.current].pop() {
-                return Some(e);
-            }
-            self.bins[self.current] = Vec::new();
-            self.current += 1;
-        }
-        None
     }
 }
 

@@ -10,43 +10,25 @@
 
 use glam::Vec3;
 
+use super::Fit;
 use super::joint_list::JointList;
 use crate::rig::Skeleton;
 use crate::skeleton::RigError;
 use crate::skeleton::curve::curves::{
     bend_between, common_prefix, evenly_spaced, left_first, length, limb_from, point_at_fraction,
-    point_at_length, reject, route, tip_paths_and_root, up_to,
+    reject, route, up_to,
 };
-
-/// More tips than this is not searched.
-const MAX_TIPS: usize = 16;
 
 /// Bone length along the tail, as a share of the mesh's longest side.
 const TAIL_BONE: f32 = 0.08;
 
 /// Fits the bird template using the curve skeleton `auto`; `inside` moves a point into the
 /// body and `thickness` says how deep inside a point lies.
-pub fn fit_bird(
-    auto: &Skeleton,
-    size: f32,
-    inside: &dyn Fn(Vec3) -> Vec3,
-    thickness: &dyn Fn(Vec3) -> f32,
-) -> Result<Skeleton, RigError> {
+pub fn fit_bird(fit: &Fit, thickness: &dyn Fn(Vec3) -> f32) -> Result<Skeleton, RigError> {
+    let Fit { auto, size, inside } = *fit;
     let not_bird = |reason: String| RigError::NotBird { reason };
-    let tips = tip_paths_and_root(auto);
+    let tips = (fit.limbs("a bird needs two wings, two legs and a head")).map_err(not_bird)?;
     let root = auto.joints.first().map_or(Vec3::ZERO, |j| j.position());
-    if tips.len() < 5 {
-        return Err(not_bird(format!(
-            "its shape has {} limbs and a bird needs two wings, two legs and a head",
-            tips.len()
-        )));
-    }
-    if tips.len() > MAX_TIPS {
-        return Err(not_bird(format!(
-            "its shape has {} limbs, too many",
-            tips.len()
-        )));
-    }
     let end = |i: usize| tips[i][tips[i].len() - 1];
     let farthest_pair = |candidates: &[usize], measure: &dyn Fn(usize, usize) -> f32| {
         let mut best: Option<(f32, [usize; 2])> = None;
@@ -111,20 +93,9 @@ pub fn fit_bird(
         &up_to(&tips[legs[0]], hips_at),
         &up_to(&tips[wings[0]], chest_at),
     );
-    let spine_length = length(&spine);
     let mut b = JointList::default();
-    let hips = b.add("hips", None, inside(hips_at));
-    let s1 = b.add(
-        "spine_1",
-        Some(hips),
-        inside(point_at_length(&spine, spine_length / 3.0)),
-    );
-    let s2 = b.add(
-        "spine_2",
-        Some(s1),
-        inside(point_at_length(&spine, 2.0 * spine_length / 3.0)),
-    );
-    let chest = b.add("chest", Some(s2), inside(chest_at));
+    let names = ["hips", "spine_1", "spine_2", "chest"];
+    let (hips, chest) = b.add_spine(names, &spine, [hips_at, chest_at], inside);
     let head_limb = limb_from(&tips[head], &tips[wings[0]]);
     let neck = b.add(
         "neck",

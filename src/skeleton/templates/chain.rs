@@ -4,6 +4,7 @@
 
 use glam::Vec3;
 
+use super::Fit;
 use super::joint_list::JointList;
 use crate::rig::Skeleton;
 use crate::skeleton::RigError;
@@ -16,11 +17,8 @@ const BONE: f32 = 0.06;
 
 /// Fits the chain along the longest route through the curve skeleton `auto` (rooted at the
 /// body's thickest point); `inside` moves a point into the body.
-pub fn fit_chain(
-    auto: &Skeleton,
-    size: f32,
-    inside: &dyn Fn(Vec3) -> Vec3,
-) -> Result<Skeleton, RigError> {
+pub fn fit_chain(fit: &Fit) -> Result<Skeleton, RigError> {
+    let Fit { auto, size, inside } = *fit;
     let tips = tip_paths_and_root(auto);
     // The longest route between two tips: up one's path to where they part, down the other's.
     let mut best: Option<(f32, Path)> = None;

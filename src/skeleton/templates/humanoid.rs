@@ -10,16 +10,14 @@
 
 use glam::{Mat4, Vec3};
 
+use super::Fit;
 use super::joint_list::JointList;
 use crate::rig::{JointId, Skeleton};
 use crate::skeleton::RigError;
 use crate::skeleton::curve::curves::{
     Path, arc_of_nearest, arc_where, bend_between, common_prefix, departure, left_first, length,
-    limb_from, point_at_fraction, point_at_length, reject, tip_paths_and_root,
+    limb_from, point_at_fraction, point_at_length, reject,
 };
-
-/// More tips than this (a creature with many legs or spikes) is not searched for a humanoid.
-const MAX_TIPS: usize = 16;
 
 /// Role assignments scoring worse than this are not humanoid (a quadruped's "arms" are as low
 /// as its legs, which alone costs more).
@@ -39,26 +37,11 @@ struct Roles {
 
 /// Fits the humanoid template using the curve skeleton `auto` of the same mesh; `inside`
 /// moves a point into the body.
-pub fn fit_humanoid(
-    auto: &Skeleton,
-    size: f32,
-    inside: &dyn Fn(Vec3) -> Vec3,
-) -> Result<Skeleton, RigError> {
-    let tips = tip_paths_and_root(auto);
-    if tips.len() < 5 {
-        return Err(RigError::NotHumanoid {
-            reason: format!("its shape has {} limbs and a humanoid needs 5", tips.len()),
-        });
-    }
+pub fn fit_humanoid(fit: &Fit) -> Result<Skeleton, RigError> {
+    let Fit { size, inside, .. } = *fit;
+    let not_humanoid = |reason: String| RigError::NotHumanoid { reason };
+    let tips = (fit.limbs("a humanoid needs 5")).map_err(not_humanoid)?;
     let ends: Vec<Vec3> = tips.iter().map(|p| p[p.len() - 1]).collect();
-    if ends.len() > MAX_TIPS {
-        return Err(RigError::NotHumanoid {
-            reason: format!(
-                "its shape has {} limbs, too many to be a humanoid",
-                ends.len()
-            ),
-        });
-    }
     let roles = choose_roles(&ends, size).ok_or(RigError::NotHumanoid {
         reason: "no head, two arms and two legs could be told apart".into(),
     })?;
@@ -131,20 +114,16 @@ pub fn fit_humanoid(
 
     for (side_name, arm) in [("Left", left_arm), ("Right", right_arm)] {
         let path = limb_from(&tips[arm], &spine);
-        let clavicle = inside(point_at_fraction(&path, 0.06));
-        let shoulder = inside(point_at_fraction(&path, 0.18));
-        let elbow =
-            inside(bend_between(&path, 0.4, 0.62).unwrap_or_else(|| point_at_fraction(&path, 0.5)));
-        let wrist = inside(point_at_fraction(&path, 0.8));
-        let s = b.add(&format!("{side_name}Shoulder"), Some(spine2), clavicle);
-        let a = b.add(&format!("{side_name}Arm"), Some(s), shoulder);
-        let f = b.add(&format!("{side_name}ForeArm"), Some(a), elbow);
-        let h = b.add(&format!("{side_name}Hand"), Some(f), wrist);
-        b.add(
-            &format!("{side_name}Hand_End"),
-            Some(h),
-            inside(path[path.len() - 1]),
-        );
+        let elbow = bend_between(&path, 0.4, 0.62).unwrap_or_else(|| point_at_fraction(&path, 0.5));
+        let joints = [
+            ("Shoulder", point_at_fraction(&path, 0.06)),
+            ("Arm", point_at_fraction(&path, 0.18)),
+            ("ForeArm", elbow),
+            ("Hand", point_at_fraction(&path, 0.8)),
+            ("Hand_End", path[path.len() - 1]),
+        ]
+        .map(|(part, p)| (format!("{MIXAMO_PREFIX}{side_name}{part}"), p));
+        b.joints.add_limb(spine2, &joints, inside);
     }
     for (side_name, leg, other) in [
         ("Left", left_leg, right_leg),
@@ -154,32 +133,32 @@ pub fn fit_humanoid(
         let lowest = path.iter().map(|p| p.dot(up)).fold(f32::INFINITY, f32::min);
         // Level with the hips, beside them.
         let beside = point_at_fraction(&path, 0.1);
-        let hip = inside(beside + up * (hips - beside).dot(up));
-        let top = hip.dot(up);
+        let hip = beside + up * (hips - beside).dot(up);
+        let top = inside(hip).dot(up);
         // The ankle: the first point a tenth of the leg's height above the lowest one.
         let ankle_height = lowest + 0.1 * (top - lowest);
         let ankle_s =
             arc_where(&path, |p| p.dot(up) <= ankle_height).unwrap_or(0.85 * length(&path));
-        let ankle = inside(point_at_length(&path, ankle_s));
+        let ankle = point_at_length(&path, ankle_s);
         let knee_range = (
             0.35 * ankle_s / length(&path).max(f32::MIN_POSITIVE),
             0.65 * ankle_s / length(&path).max(f32::MIN_POSITIVE),
         );
-        let knee = inside(
-            bend_between(&path, knee_range.0, knee_range.1)
-                .unwrap_or_else(|| point_at_length(&path, 0.5 * ankle_s)),
-        );
+        let knee = bend_between(&path, knee_range.0, knee_range.1)
+            .unwrap_or_else(|| point_at_length(&path, 0.5 * ankle_s));
         let total = length(&path);
-        let toe = inside(point_at_length(&path, ankle_s + 0.6 * (total - ankle_s)));
-        let u = b.add(&format!("{side_name}UpLeg"), Some(hips_id), hip);
-        let k = b.add(&format!("{side_name}Leg"), Some(u), knee);
-        let f = b.add(&format!("{side_name}Foot"), Some(k), ankle);
-        let t = b.add(&format!("{side_name}ToeBase"), Some(f), toe);
-        b.add(
-            &format!("{side_name}Toe_End"),
-            Some(t),
-            inside(path[path.len() - 1]),
-        );
+        let joints = [
+            ("UpLeg", hip),
+            ("Leg", knee),
+            ("Foot", ankle),
+            (
+                "ToeBase",
+                point_at_length(&path, ankle_s + 0.6 * (total - ankle_s)),
+            ),
+            ("Toe_End", path[path.len() - 1]),
+        ]
+        .map(|(part, p)| (format!("{MIXAMO_PREFIX}{side_name}{part}"), p));
+        b.joints.add_limb(hips_id, &joints, inside);
     }
     let mut skeleton = b.finish();
     symmetrize(&mut skeleton, hips, left, size, inside);

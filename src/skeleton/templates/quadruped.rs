@@ -10,16 +10,14 @@
 
 use glam::Vec3;
 
+use super::Fit;
 use super::joint_list::JointList;
 use crate::rig::{JointId, Skeleton};
 use crate::skeleton::RigError;
 use crate::skeleton::curve::curves::{
     Path, bend_between, common_prefix, evenly_spaced, left_first, length, limb_from,
-    point_at_fraction, point_at_length, route, tip_paths_and_root, up_to,
+    point_at_fraction, route, up_to,
 };
-
-/// More tips than this is not searched.
-const MAX_TIPS: usize = 16;
 
 /// Bone length along the tail, as a share of the mesh's longest side.
 const TAIL_BONE: f32 = 0.08;
@@ -36,25 +34,10 @@ struct Roles {
 }
 
 /// Fits the quadruped template using the curve skeleton `auto`.
-pub fn fit_quadruped(
-    auto: &Skeleton,
-    size: f32,
-    inside: &dyn Fn(Vec3) -> Vec3,
-) -> Result<Skeleton, RigError> {
+pub fn fit_quadruped(fit: &Fit) -> Result<Skeleton, RigError> {
+    let Fit { auto, size, inside } = *fit;
     let not_quadruped = |reason: String| RigError::NotQuadruped { reason };
-    let tips = tip_paths_and_root(auto);
-    if tips.len() < 5 {
-        return Err(not_quadruped(format!(
-            "its shape has {} limbs and a quadruped needs four legs and a head",
-            tips.len()
-        )));
-    }
-    if tips.len() > MAX_TIPS {
-        return Err(not_quadruped(format!(
-            "its shape has {} limbs, too many",
-            tips.len()
-        )));
-    }
+    let tips = (fit.limbs("a quadruped needs four legs and a head")).map_err(not_quadruped)?;
     let root = auto.joints[0].position();
     let roles = choose_roles(&tips, root, size).ok_or_else(|| {
         not_quadruped("no four feet, a head and a body above them could be told apart".into())
@@ -76,21 +59,10 @@ pub fn fit_quadruped(
         &up_to(&tips[back[0]], back_fork),
         &up_to(&tips[front[0]], front_fork),
     );
-    let spine_length = length(&spine);
 
     let mut b = JointList::default();
-    let hips = b.add("Hips", None, inside(back_fork));
-    let s1 = b.add(
-        "Spine_1",
-        Some(hips),
-        inside(point_at_length(&spine, spine_length / 3.0)),
-    );
-    let s2 = b.add(
-        "Spine_2",
-        Some(s1),
-        inside(point_at_length(&spine, 2.0 * spine_length / 3.0)),
-    );
-    let chest = b.add("Spine_3", Some(s2), inside(front_fork));
+    let names = ["Hips", "Spine_1", "Spine_2", "Spine_3"];
+    let (hips, chest) = b.add_spine(names, &spine, [back_fork, front_fork], inside);
     let head_limb = limb_from(&tips[roles.head], &tips[front[0]]);
     let neck = b.add(
         "Neck",
