@@ -7,7 +7,7 @@ use crate::compute::ComputeError;
 use crate::edit::EditError;
 use crate::export::ExportError;
 use crate::io::ImportError;
-use crate::pipeline::{NeuralError, PipelineError};
+use crate::pipeline::NeuralError;
 use crate::skeleton::RigError;
 use crate::skin::SkinError;
 
@@ -23,10 +23,10 @@ pub enum Error {
     Skeleton(#[from] RigError),
     #[error(transparent)]
     Skin(#[from] SkinError),
+    /// A learned stage's own failure (a skeleton or skin error inside it is
+    /// [`Error::Skeleton`] or [`Error::Skin`], as anywhere else).
     #[error(transparent)]
-    Neural(#[from] NeuralError),
-    #[error(transparent)]
-    Rig(#[from] PipelineError),
+    Neural(NeuralError),
     #[error(transparent)]
     Edit(#[from] EditError),
     #[error(transparent)]
@@ -38,8 +38,40 @@ pub enum Error {
     Compute(#[from] ComputeError),
     #[error(transparent)]
     Export(#[from] ExportError),
+    /// A name of a template, method, format or convention that is none of those there are.
+    #[error(transparent)]
+    Unknown(#[from] crate::UnknownName),
     /// A request the document cannot carry out in its current state (nothing loaded, no
     /// such joint or clip), in words.
     #[error("{0}")]
     State(String),
+}
+
+/// Each kind of failure reaches the caller by one path: the skeleton and skin errors a learned
+/// stage passes on are the same variants the geometric stages give.
+impl From<NeuralError> for Error {
+    fn from(e: NeuralError) -> Self {
+        match e {
+            NeuralError::Skeleton(e) => Self::Skeleton(e),
+            NeuralError::Skin(e) => Self::Skin(e),
+            other => Self::Neural(other),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skeleton_error_is_one_variant_however_it_came() {
+        let direct = Error::from(RigError::EmptyMesh);
+        let through_a_network = Error::from(NeuralError::Skeleton(RigError::EmptyMesh));
+        assert_eq!(direct, through_a_network);
+        assert!(matches!(direct, Error::Skeleton(RigError::EmptyMesh)));
+        assert!(matches!(
+            Error::from(NeuralError::NoJoints),
+            Error::Neural(NeuralError::NoJoints)
+        ));
+    }
 }

@@ -22,7 +22,7 @@ pub mod anim;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod blocking;
 pub mod character;
-mod choice;
+pub mod choice;
 #[cfg(feature = "compute")]
 pub mod compute;
 #[cfg(feature = "dataset")]
@@ -41,6 +41,7 @@ pub mod neural;
 mod parallel;
 pub mod pipeline;
 pub mod random;
+pub mod read;
 pub mod recognise;
 pub mod rig;
 pub mod skeleton;
@@ -53,5 +54,6 @@ pub mod volume;
 mod web;
 
 pub use character::{Character, CharacterInfo, SourceSummary};
+pub use choice::UnknownName;
 pub use error::Error;
 pub use limits::Limits;

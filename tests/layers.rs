@@ -83,6 +83,45 @@ fn lower_layers_never_use_higher_ones() {
     );
 }
 
+/// The stages receive parsed characters: a user's skeleton or motion file is read by
+/// `src/read.rs`, never inside `anim/` or `skeleton/` (only the template library decodes the
+/// GLBs compiled into the binary).
+#[test]
+fn stages_never_read_a_users_files() {
+    const READERS: &[&str] = &[
+        "import(",
+        "import_files(",
+        "import_skeleton(",
+        "read_bvh(",
+        "detect_format(",
+        "check_size(",
+    ];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut reading = Vec::new();
+    for stage in ["anim", "skeleton"] {
+        let mut files = Vec::new();
+        rust_files(&src.join(stage), &mut files);
+        for file in files {
+            if file.ends_with("carry/library.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("a readable source file");
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for (number, line) in code.lines().enumerate() {
+                let line = line.trim_start();
+                if !line.starts_with("//") && READERS.iter().any(|r| line.contains(r)) {
+                    reading.push(format!("{}:{}: {line}", file.display(), number + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        reading.is_empty(),
+        "stages read files:\n{}",
+        reading.join("\n")
+    );
+}
+
 #[test]
 fn the_scan_sees_uses_and_skips_tests_and_comments() {
     let text = "use crate::rig::Skeleton;\n// see crate::anim\nfn f() { crate::skin::x(); }\n#[cfg(test)]\nmod tests { use crate::anim::Clip; }\n";

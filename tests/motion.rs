@@ -414,7 +414,7 @@ fn a_z_up_centimetre_capture_retargets_like_its_y_up_twin() {
 fn motion_files_without_the_motion_asked_for_are_refused_by_name() {
     let limits = rigkit::Limits::default();
     let err = |bytes: &[u8], name: &str, clip: usize| {
-        SourceMotion::import(bytes, name, clip, &limits)
+        rigkit::read::motion(bytes, name, clip, &limits)
             .unwrap_err()
             .to_string()
     };
@@ -440,7 +440,7 @@ fn motion_files_without_the_motion_asked_for_are_refused_by_name() {
         as_character.contains("motion capture (BVH)"),
         "{as_character}"
     );
-    let walk = SourceMotion::import(&bvh, "captures/01_01.bvh", 0, &limits).unwrap();
+    let walk = rigkit::read::motion(&bvh, "captures/01_01.bvh", 0, &limits).unwrap();
     assert_eq!(walk.name, "01_01");
 }
 

@@ -290,10 +290,18 @@ fn the_same_input_rigs_to_the_same_bytes() {
 fn a_rig_request_by_name_refuses_unknown_names_and_reads_a_skeleton_file() {
     use rigkit::pipeline::RigRequest;
     use rigkit::skeleton::SkeletonSource;
-    let err = RigRequest::named("octopus", "best", 4, None)
-        .unwrap_err()
-        .to_string();
-    assert!(err.contains("octopus") && err.contains("humanoid"), "{err}");
+    let rigkit::Error::Unknown(unknown) =
+        RigRequest::named("octopus", "best", 4, None).unwrap_err()
+    else {
+        panic!("an unknown template is not Error::Unknown");
+    };
+    assert_eq!(
+        (unknown.kind, unknown.word.as_str()),
+        ("template", "octopus")
+    );
+    for name in ["auto", "free", "humanoid", "rig-fox"] {
+        assert!(unknown.available.iter().any(|a| a == name), "{unknown}");
+    }
     let err = RigRequest::named("auto", "magic", 4, None)
         .unwrap_err()
         .to_string();

@@ -266,15 +266,15 @@ fn a_rigged_template_file_is_read_with_its_body_and_a_skeleton_only_one_without(
     let limits = rigkit::Limits::default();
     let bird = common::read("train/mesh2motion-variations/bird-base.glb");
     assert!(matches!(
-        SkeletonSource::from_file(&bird, "bird-base.glb", &limits).unwrap(),
+        rigkit::read::skeleton_source(&bird, "bird-base.glb", &limits).unwrap(),
         SkeletonSource::Rigged(_)
     ));
     let fox_rig = common::read("templates/mesh2motion/rig-fox.glb");
     assert!(matches!(
-        SkeletonSource::from_file(&fox_rig, "rig-fox.glb", &limits).unwrap(),
+        rigkit::read::skeleton_source(&fox_rig, "rig-fox.glb", &limits).unwrap(),
         SkeletonSource::Given(_)
     ));
-    let error = SkeletonSource::from_file(b"not a file", "x.glb", &limits).unwrap_err();
+    let error = rigkit::read::skeleton_source(b"not a file", "x.glb", &limits).unwrap_err();
     assert!(error.to_string().contains("x.glb"), "{error}");
 }
 

@@ -10,9 +10,9 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::joint_map::joint_map;
-use crate::Limits;
+use crate::Character;
+use crate::io::ImportError;
 use crate::io::bvh::Bvh;
-use crate::io::{Format, ImportError, check_size, detect_format, import, read_bvh};
 use crate::rig::{Clip, Transform, rest_locals};
 use crate::rig::{HumanoidRole, JointId, Skeleton, humanoid_roles};
 
@@ -53,25 +53,16 @@ pub enum RetargetError {
 }
 
 impl SourceMotion {
-    /// The motion in the file `name`: a BVH capture (named after the file), or clip `clip` of a
-    /// rigged GLB/glTF/VRM (named as in the file).
+    /// Clip `clip` of `other`, a rigged character read from the file `name` (the BVH captures
+    /// and the files read by [`crate::read::motion`]).
     ///
     /// # Errors
-    /// [`RetargetError::Import`] for a file that cannot be read, [`RetargetError::NoClip`] or
-    /// [`RetargetError::NoSuchClip`] when it holds no such clip.
-    pub fn import(
-        bytes: &[u8],
+    /// [`RetargetError::NoClip`] or [`RetargetError::NoSuchClip`] when it holds no such clip.
+    pub fn from_character(
+        other: &Character,
         name: &str,
         clip: usize,
-        limits: &Limits,
     ) -> Result<Self, RetargetError> {
-        check_size(bytes, name, limits)?;
-        if detect_format(bytes, name)? == Format::Bvh {
-            let stem = crate::io::file_name(name);
-            let stem = stem.rsplit_once('.').map_or(stem.as_str(), |(s, _)| s);
-            return Self::from_bvh(&read_bvh(bytes, name)?, stem);
-        }
-        let other = import(bytes, name, limits)?;
         let (Some(skeleton), false) = (&other.skeleton, other.animations.is_empty()) else {
             return Err(RetargetError::NoClip { name: name.into() });
         };

@@ -7,7 +7,7 @@ use clap::Args;
 use std::path::Path;
 
 use rigkit::Limits;
-use rigkit::anim::{Motion, RetargetOptions, SourceMotion, joint_map, procedural_clip, retarget};
+use rigkit::anim::{Motion, RetargetOptions, joint_map, procedural_clip, retarget};
 use rigkit::export::ExportOptions;
 use rigkit::rig::{Clip, Skeleton};
 
@@ -76,7 +76,7 @@ fn make_clip(
     let path = Path::new(motion);
     let source = if motion.contains('.') || path.is_file() {
         let bytes = rigkit::io::read_capped(path, &Limits::default())?;
-        SourceMotion::import(&bytes, motion, clip_index, &Limits::default())?
+        rigkit::read::motion(&bytes, motion, clip_index, &Limits::default())?
     } else {
         let kind = Motion::from_name(motion).ok_or_else(|| {
             let names: Vec<&str> = Motion::ALL.iter().map(|m| m.name()).collect();

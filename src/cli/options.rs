@@ -83,7 +83,7 @@ pub fn skeleton_source(template: &str) -> Result<SkeletonSource, CliError> {
         Err(_) => {
             let limits = rigkit::Limits::default();
             let bytes = rigkit::io::read_capped(std::path::Path::new(template), &limits)?;
-            Ok(SkeletonSource::from_file(&bytes, template, &limits)?)
+            Ok(rigkit::read::skeleton_source(&bytes, template, &limits)?)
         }
     }
 }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Change, Document, missing};
-use crate::anim::{Motion, RetargetOptions, SourceMotion, procedural_clip, retarget};
+use crate::anim::{Motion, RetargetOptions, procedural_clip, retarget};
 use crate::rig::Clip;
 use crate::{Error, Limits};
 
@@ -78,7 +78,7 @@ impl Document {
     /// When there is no skeleton, the file holds no motion, or nothing in it matches.
     pub fn retarget_file(&mut self, bytes: &[u8], name: &str) -> Result<(usize, Change), Error> {
         let skeleton = self.rigged()?;
-        let source = SourceMotion::import(bytes, name, 0, &Limits::default())?;
+        let source = crate::read::motion(bytes, name, 0, &Limits::default())?;
         let clip = retarget(&source, skeleton, &RetargetOptions::default())?;
         self.add_clip(clip)
     }

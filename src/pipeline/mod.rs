@@ -16,7 +16,7 @@ pub use crate::neural::{Networks, NeuralError};
 use crate::recognise::AUTO_CONFIDENCE;
 use crate::recognise::{BodyClass, Recognition};
 use crate::skeleton::{
-    AutoOptions, Body, RigError, SkeletonSource, Spread, Template, TemplateRig, skeleton_in,
+    AutoOptions, Body, SkeletonSource, Spread, Template, TemplateRig, skeleton_in,
 };
 use crate::skin::{PROXY_VERTICES, Proxy, SkinOptions, geodesic_skin};
 pub use rigged::{MotionSource, animate_files, convert_files};
@@ -95,12 +95,13 @@ impl Default for Methods {
 
 /// `best` ([`Methods::BEST`]), `geometric` or `neural` (both stages).
 impl std::str::FromStr for Methods {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "best" => Ok(Self::BEST),
             other => other.parse().map(Self::all).map_err(|_| {
-                format!("unknown method '{other}'; available: best, geometric, neural")
+                let available = std::iter::once("best").chain(Method::NAMES.iter().copied());
+                crate::UnknownName::new("method", other, available)
             }),
         }
     }
@@ -179,18 +180,6 @@ impl StageTimes {
     }
 }
 
-/// Why a rig failed: the skeleton did not fit, the skin could not be computed or a learned
-/// stage failed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum PipelineError {
-    #[error(transparent)]
-    Skeleton(#[from] RigError),
-    #[error(transparent)]
-    Skin(#[from] crate::skin::SkinError),
-    #[error("the learned rigger failed: {0}")]
-    Neural(#[from] NeuralError),
-}
-
 /// What to rig: where the skeleton comes from, how each stage is computed and how many
 /// weights a vertex keeps.
 #[derive(Debug, Clone)]
@@ -218,7 +207,7 @@ impl RigRequest {
     /// VRM, or a BVH) adapted to the mesh; a method ("best", "geometric", "neural").
     ///
     /// # Errors
-    /// [`crate::Error::State`] naming an unknown template or method, or the skeleton file's
+    /// [`crate::Error::Unknown`] for an unknown template or method, or the skeleton file's
     /// import error.
     pub fn named(
         template: &str,
@@ -228,13 +217,13 @@ impl RigRequest {
     ) -> Result<Self, crate::Error> {
         let source = match skeleton_file {
             Some((name, bytes)) => {
-                SkeletonSource::from_file(bytes, name, &crate::Limits::default())?
+                crate::read::skeleton_source(bytes, name, &crate::Limits::default())?
             }
-            None => SkeletonSource::named(template).map_err(crate::Error::State)?,
+            None => SkeletonSource::named(template)?,
         };
         Ok(Self {
             source,
-            methods: method.parse().map_err(crate::Error::State)?,
+            methods: method.parse()?,
             max_influences,
         })
     }
@@ -354,7 +343,7 @@ fn library_template(class: BodyClass) -> Option<(&'static str, &'static Template
 /// the character is left exactly as it was.
 ///
 /// # Errors
-/// [`PipelineError`] when the skeleton does not fit, the mesh cannot be skinned or a learned
+/// [`crate::Error`] when the skeleton does not fit, the mesh cannot be skinned or a learned
 /// stage fails.
 pub async fn rig_character_async<N: Deref<Target = Networks>>(
     character: &mut Character,
@@ -362,7 +351,7 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
     networks: impl FnOnce() -> Result<N, NeuralError>,
     spread: Option<&dyn Spread>,
     mut progress: impl FnMut(Stage),
-) -> Result<RigReport, PipelineError> {
+) -> Result<RigReport, crate::Error> {
     let options = AutoOptions::default();
     let mesh = &character.mesh;
     progress(Stage::Voxelise);
@@ -416,7 +405,7 @@ async fn skin_weights(
     method: Method,
     max_influences: usize,
     networks: Option<&Networks>,
-) -> Result<crate::rig::SkinWeights, PipelineError> {
+) -> Result<crate::rig::SkinWeights, crate::Error> {
     let proxy = Proxy::of(mesh, PROXY_VERTICES);
     let skinned = proxy.as_ref().map_or(mesh, |p| &p.mesh);
     let skin = match networks {
@@ -446,7 +435,7 @@ pub fn rig_character(
     character: &mut Character,
     request: &RigRequest,
     progress: impl FnMut(Stage),
-) -> Result<RigReport, PipelineError> {
+) -> Result<RigReport, crate::Error> {
     crate::blocking::block_on(rig_character_async(
         character,
         request,

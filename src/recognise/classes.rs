@@ -76,16 +76,12 @@ impl BodyClass {
 }
 
 impl std::str::FromStr for BodyClass {
-    type Err = String;
+    type Err = crate::UnknownName;
 
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|c| c.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|c| c.name()).collect();
-                format!("unknown body plan '{s}'; one of {}", names.join(", "))
-            })
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let names = Self::ALL.map(Self::name);
+        (Self::ALL.into_iter().find(|c| c.name() == s))
+            .ok_or_else(|| crate::UnknownName::new("body plan", s, names))
     }
 }
 
@@ -143,12 +139,8 @@ mod tests {
             assert_eq!(class.name().parse::<BodyClass>(), Ok(class));
             assert_eq!(BodyClass::from_index(class.index()), Some(class));
         }
-        assert!(
-            "dinosaur"
-                .parse::<BodyClass>()
-                .unwrap_err()
-                .contains("tailed-biped")
-        );
+        let unknown = "dinosaur".parse::<BodyClass>().unwrap_err();
+        assert!(unknown.available.iter().any(|n| n == "tailed-biped"));
         let mut probabilities = vec![0.05; 9];
         probabilities[1] = 0.6;
         let r = Recognition { probabilities };

@@ -23,8 +23,7 @@ pub use templates::humanoid::MIXAMO_PREFIX;
 
 use std::sync::OnceLock;
 
-use crate::Limits;
-use crate::io::ImportError;
+use crate::UnknownName;
 use crate::mesh::{Mesh, WindingTree};
 use crate::rig::Skeleton;
 use crate::volume::{Solid, capped_solid};
@@ -91,8 +90,8 @@ impl SkeletonSource {
     /// compiled in.
     ///
     /// # Errors
-    /// A message naming the unknown name and every name there is.
-    pub fn named(name: &str) -> Result<Self, String> {
+    /// [`UnknownName`] listing every name there is.
+    pub fn named(name: &str) -> Result<Self, UnknownName> {
         if name == "auto" {
             return Ok(Self::Recognise);
         }
@@ -103,40 +102,11 @@ impl SkeletonSource {
         if let Ok(template) = name.parse() {
             return Ok(Self::Template(template));
         }
-        let unknown = format!(
-            "unknown template '{name}'; available: auto, {}",
-            Template::NAMES.join(", ")
-        );
+        let mut available = vec!["auto"];
+        available.extend(Template::NAMES);
         #[cfg(feature = "templates")]
-        if let Some(library) = Library::shared() {
-            let names: Vec<&str> = library.names().collect();
-            return Err(format!(
-                "{unknown}, or one of the library's: {}",
-                names.join(", ")
-            ));
-        }
-        Err(unknown)
-    }
-
-    /// The skeleton of a file to fit onto a mesh: with the body it was rigged on where the
-    /// file has one (a rigged GLB, VRM, FBX or COLLADA file: [`SkeletonSource::Rigged`]), else
-    /// alone (a BVH capture, a skeleton-only GLB: [`SkeletonSource::Given`]).
-    ///
-    /// # Errors
-    /// The file's [`ImportError`] when it holds no skeleton.
-    pub fn from_file(bytes: &[u8], name: &str, limits: &Limits) -> Result<Self, ImportError> {
-        if let Ok(character) = crate::io::import(bytes, name, limits)
-            && let Some(skeleton) = character.skeleton
-            && !character.mesh.triangles.is_empty()
-        {
-            return Ok(Self::Rigged(Box::new(TemplateRig::new(
-                skeleton,
-                character.mesh,
-            ))));
-        }
-        Ok(Self::Given(crate::io::import_skeleton(
-            bytes, name, limits,
-        )?))
+        available.extend(Library::shared().into_iter().flat_map(|l| l.names()));
+        Err(UnknownName::new("template", name, available))
     }
 }
 

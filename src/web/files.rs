@@ -25,7 +25,9 @@ pub async fn skin_files(
     on_gpu: bool,
     on_progress: js_sys::Function,
 ) -> Result<Vec<u8>, JsError> {
-    let method: Method = method.parse().map_err(|e: String| JsError::new(&e))?;
+    let method: Method = method
+        .parse()
+        .map_err(|e: crate::UnknownName| JsError::new(&e.to_string()))?;
     let files = input_files(&names, &contents, "skinFiles")?;
     let networks = || super::device::networks(if on_gpu { FasterDevice } else { Cpu }).map(|n| n.0);
     let progress = |stage: crate::pipeline::Stage| {
@@ -108,7 +110,11 @@ fn export_request(
     let format: OutputFormat = format.parse().map_err(|e: String| JsError::new(&e))?;
     let names = match bone_names {
         None | Some("") => None,
-        Some(names) => Some(names.parse().map_err(|e: String| JsError::new(&e))?),
+        Some(names) => Some(
+            names
+                .parse()
+                .map_err(|e: crate::UnknownName| JsError::new(&e.to_string()))?,
+        ),
     };
     Ok((format, names))
 }
