@@ -52,14 +52,16 @@ pub enum Error {
 impl From<NeuralError> for Error {
     fn from(e: NeuralError) -> Self {
         match e {
+            #[cfg(feature = "compute")]
             NeuralError::Skeleton(e) => Self::Skeleton(e),
+            #[cfg(feature = "compute")]
             NeuralError::Skin(e) => Self::Skin(e),
             other => Self::Neural(other),
         }
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "compute"))]
 mod tests {
     use super::*;
 
