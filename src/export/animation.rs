@@ -2,9 +2,12 @@
 //! clip's frame times.
 
 use glam::{Quat, Vec3};
-use serde_json::{Value, json};
+use gltf::json::accessor::Type;
+use gltf::json::animation::{Channel, Interpolation, Property, Sampler, Target};
+use gltf::json::validation::Checked::Valid;
+use gltf::json::{Animation, Index};
 
-use super::gltf_buffers::{Buffers, FLOAT};
+use super::gltf_buffers::Buffers;
 use crate::rig::Skeleton;
 use crate::rig::{Clip, Transform};
 
@@ -19,7 +22,7 @@ pub fn animation_documents(
     skeleton: &Skeleton,
     rest: &[Option<Transform>],
     buffers: &mut Buffers,
-) -> Vec<Value> {
+) -> Vec<Animation> {
     clips
         .iter()
         .filter(|clip| clip.fits(skeleton) && clip.frame_count() > 0)
@@ -27,60 +30,70 @@ pub fn animation_documents(
         .collect()
 }
 
-fn animation(clip: &Clip, rest: &[Option<Transform>], buffers: &mut Buffers) -> Value {
+fn animation(clip: &Clip, rest: &[Option<Transform>], buffers: &mut Buffers) -> Animation {
     // glTF key times are non-negative.
     let shift = clip.times.first().map_or(0.0, |&t| t.min(0.0));
     let times: Vec<f32> = clip.times.iter().map(|t| t - shift).collect();
-    let bytes: Vec<u8> = times.iter().flat_map(|t| t.to_le_bytes()).collect();
-    let input = buffers.push(
-        &bytes,
-        None,
-        json!({
-            "componentType": FLOAT, "count": times.len(), "type": "SCALAR",
-            "min": [times[0]], "max": [times[times.len() - 1]],
-        }),
-    );
+    let bounds = ([times[0]], [times[times.len() - 1]]);
+    let input = buffers.push_floats(&times, Type::Scalar, None, Some((&bounds.0, &bounds.1)));
     let frames = |j: usize| (0..clip.frame_count()).map(move |f| clip.frame(f)[j]);
     let rotations = |j: usize| frames(j).flat_map(|l| l.rotation.normalize().to_array());
-    // (node, path, values, accessor type) per animated joint property.
-    let mut keyed: Vec<(usize, &str, Vec<f32>, &str)> = Vec::new();
+    // (node, property, values, accessor type) per animated joint property.
+    let mut keyed: Vec<(usize, Property, Vec<f32>, Type)> = Vec::new();
     for (j, rest) in rest.iter().enumerate() {
         let Some(rest) = rest else { continue };
         if frames(j).any(|l| moved(l.translation, rest.translation)) {
-            keyed.push((
-                j,
-                "translation",
-                vec3s(frames(j).map(|l| l.translation)),
-                "VEC3",
-            ));
+            let values = vec3s(frames(j).map(|l| l.translation));
+            keyed.push((j, Property::Translation, values, Type::Vec3));
         }
         if frames(j).any(|l| turned(l.rotation, rest.rotation)) {
-            keyed.push((j, "rotation", rotations(j).collect(), "VEC4"));
+            keyed.push((j, Property::Rotation, rotations(j).collect(), Type::Vec4));
         }
         if frames(j).any(|l| moved(l.scale, rest.scale)) {
-            keyed.push((j, "scale", vec3s(frames(j).map(|l| l.scale)), "VEC3"));
+            let values = vec3s(frames(j).map(|l| l.scale));
+            keyed.push((j, Property::Scale, values, Type::Vec3));
         }
     }
     // An animation needs a channel; a clip that holds the bind pose keys the first joint.
     if keyed.is_empty()
         && let Some(j) = rest.iter().position(Option::is_some)
     {
-        keyed.push((j, "rotation", rotations(j).collect(), "VEC4"));
+        keyed.push((j, Property::Rotation, rotations(j).collect(), Type::Vec4));
     }
     let mut samplers = Vec::new();
     let mut channels = Vec::new();
-    for (node, path, values, kind) in keyed {
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let output = buffers.push(
-            &bytes,
-            None,
-            json!({ "componentType": FLOAT, "count": times.len(), "type": kind }),
+    for (node, property, values, kind) in keyed {
+        let output = buffers.push_floats(&values, kind, None, None);
+        let sampler = Index::push(
+            &mut samplers,
+            Sampler {
+                input,
+                output,
+                interpolation: Valid(Interpolation::Linear),
+                extensions: None,
+                extras: Default::default(),
+            },
         );
-        channels
-            .push(json!({ "sampler": samplers.len(), "target": { "node": node, "path": path } }));
-        samplers.push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
+        let target = Target {
+            node: Index::new(node as u32),
+            path: Valid(property),
+            extensions: None,
+            extras: Default::default(),
+        };
+        channels.push(Channel {
+            sampler,
+            target,
+            extensions: None,
+            extras: Default::default(),
+        });
     }
-    json!({ "name": clip.name, "samplers": samplers, "channels": channels })
+    Animation {
+        name: Some(clip.name.clone()),
+        samplers,
+        channels,
+        extensions: None,
+        extras: Default::default(),
+    }
 }
 
 fn vec3s(values: impl Iterator<Item = Vec3>) -> Vec<f32> {

@@ -3,53 +3,103 @@
 //! (`animation`) alike.
 
 use glam::Vec3;
-use serde_json::{Value, json};
-
-// The component types and buffer targets, as glTF's JSON schema names them.
-pub(super) use gltf::json::accessor::{FLOAT, UNSIGNED_INT, UNSIGNED_SHORT};
-pub(super) use gltf::json::buffer::{ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER};
+use gltf::json::accessor::{ComponentType, GenericComponentType, Type};
+use gltf::json::buffer::{Target, View};
+use gltf::json::validation::{Checked::Valid, USize64};
+use gltf::json::{Accessor, Index};
+use serde_json::json;
 
 /// Collects the binary chunk and the accessors and views that describe it.
 #[derive(Default)]
 pub(super) struct Buffers {
     pub(super) bin: Vec<u8>,
-    pub(super) views: Vec<Value>,
-    pub(super) accessors: Vec<Value>,
+    pub(super) views: Vec<View>,
+    pub(super) accessors: Vec<Accessor>,
 }
 
 impl Buffers {
-    /// Appends `bytes` as a new buffer view; returns its index.
-    pub(super) fn push_view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+    /// Appends `bytes` as a new buffer view.
+    pub(super) fn push_view(&mut self, bytes: &[u8], target: Option<Target>) -> Index<View> {
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
         self.bin.resize(self.bin.len().div_ceil(4) * 4, 0);
-        let mut view = json!({ "buffer": 0, "byteOffset": offset, "byteLength": bytes.len() });
-        if let Some(target) = target {
-            view["target"] = json!(target);
-        }
-        self.views.push(view);
-        self.views.len() - 1
+        let view = View {
+            buffer: Index::new(0),
+            byte_length: USize64::from(bytes.len()),
+            byte_offset: Some(USize64::from(offset)),
+            byte_stride: None,
+            name: None,
+            target: target.map(Valid),
+            extensions: None,
+            extras: Default::default(),
+        };
+        Index::push(&mut self.views, view)
     }
 
-    /// Appends `bytes` as a new view and an accessor over it; returns the accessor index.
-    pub(super) fn push(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
-        accessor["bufferView"] = json!(self.push_view(bytes, target));
-        self.accessors.push(accessor);
-        self.accessors.len() - 1
+    /// Appends `bytes` as a new view and `accessor` over it.
+    pub(super) fn push(
+        &mut self,
+        bytes: &[u8],
+        target: Option<Target>,
+        mut accessor: Accessor,
+    ) -> Index<Accessor> {
+        accessor.buffer_view = Some(self.push_view(bytes, target));
+        Index::push(&mut self.accessors, accessor)
     }
 
-    pub(super) fn push_vec3(&mut self, values: &[Vec3], with_bounds: bool) -> usize {
-        let bytes: Vec<u8> = values
-            .iter()
-            .flat_map(|v| v.to_array())
-            .flat_map(f32::to_le_bytes)
-            .collect();
-        let mut accessor = json!({ "componentType": FLOAT, "count": values.len(), "type": "VEC3" });
-        if with_bounds {
-            let b = crate::mesh::Aabb::from_points(values);
-            accessor["min"] = json!(b.min.to_array());
-            accessor["max"] = json!(b.max.to_array());
+    /// Appends 32-bit floats, `kind` elements of them (`count` in all), with their bounds when
+    /// given (glTF requires them of positions and animation key times).
+    pub(super) fn push_floats(
+        &mut self,
+        values: &[f32],
+        kind: Type,
+        target: Option<Target>,
+        bounds: Option<(&[f32], &[f32])>,
+    ) -> Index<Accessor> {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut floats = accessor(ComponentType::F32, kind, values.len() / width(kind));
+        if let Some((min, max)) = bounds {
+            floats.min = Some(json!(min));
+            floats.max = Some(json!(max));
         }
-        self.push(&bytes, Some(ARRAY_BUFFER), accessor)
+        self.push(&bytes, target, floats)
+    }
+
+    pub(super) fn push_vec3(&mut self, values: &[Vec3], with_bounds: bool) -> Index<Accessor> {
+        let floats: Vec<f32> = values.iter().flat_map(|v| v.to_array()).collect();
+        let bounds = (with_bounds.then(|| crate::mesh::Aabb::from_points(values)))
+            .map(|b| (b.min.to_array(), b.max.to_array()));
+        let bounds = bounds.as_ref().map(|(min, max)| (&min[..], &max[..]));
+        self.push_floats(&floats, Type::Vec3, Some(Target::ArrayBuffer), bounds)
+    }
+}
+
+/// An accessor of `count` elements of `kind`, each of `component`s, over no view yet.
+pub(super) fn accessor(component: ComponentType, kind: Type, count: usize) -> Accessor {
+    Accessor {
+        buffer_view: None,
+        byte_offset: None,
+        count: USize64::from(count),
+        component_type: Valid(GenericComponentType(component)),
+        extensions: None,
+        extras: Default::default(),
+        type_: Valid(kind),
+        min: None,
+        max: None,
+        name: None,
+        normalized: false,
+        sparse: None,
+    }
+}
+
+/// Components per element of `kind`.
+fn width(kind: Type) -> usize {
+    match kind {
+        Type::Scalar => 1,
+        Type::Vec2 => 2,
+        Type::Vec3 => 3,
+        Type::Vec4 | Type::Mat2 => 4,
+        Type::Mat3 => 9,
+        Type::Mat4 => 16,
     }
 }

@@ -1,15 +1,22 @@
 //! Builds the glTF document of a character: one skinned mesh in world space, the skeleton as a
 //! named node hierarchy under an `Armature` node, inverse bind matrices, and
-//! `JOINTS_n`/`WEIGHTS_n` normalised per vertex.
+//! `JOINTS_n`/`WEIGHTS_n` normalised per vertex — typed through the `gltf` crate's JSON model,
+//! which the reader shares.
+
+use std::collections::BTreeMap;
 
 use glam::{Mat4, Vec3};
-use serde_json::{Value, json};
+use gltf::json::accessor::{ComponentType, Type};
+use gltf::json::buffer::Target;
+use gltf::json::mesh::{Mode, Primitive, Semantic};
+use gltf::json::scene::UnitQuaternion;
+use gltf::json::validation::{Checked::Valid, USize64};
+use gltf::json::{self, Asset, Index, Node, Scene, Skin};
+use serde_json::json;
 
 use super::animation::animation_documents;
 use super::glb_container;
-use super::gltf_buffers::{
-    ARRAY_BUFFER, Buffers, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
-};
+use super::gltf_buffers::{Buffers, accessor};
 use crate::Character;
 use crate::mesh::{AlphaMode, Material, MorphTarget};
 use crate::rig::Transform;
@@ -76,9 +83,13 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         n => return Err(ExportError::BadInfluenceCount(n)),
     };
     let mut buffers = Buffers::default();
-    let position = buffers.push_vec3(&mesh.positions, true);
-    let normal = buffers.push_vec3(&mesh.normals, false);
-    let mut attributes = json!({ "POSITION": position, "NORMAL": normal });
+    let mut attributes = BTreeMap::new();
+    let mut attribute = |semantic, accessor| attributes.insert(Valid(semantic), accessor);
+    attribute(
+        Semantic::Positions,
+        buffers.push_vec3(&mesh.positions, true),
+    );
+    attribute(Semantic::Normals, buffers.push_vec3(&mesh.normals, false));
     // Morph targets as the input carried them (position offsets; viewers keep the normals);
     // one whose offsets no longer match the vertices is not written.
     let morphs: Vec<&MorphTarget> = mesh
@@ -86,22 +97,21 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         .iter()
         .filter(|t| t.offsets.len() == mesh.positions.len())
         .collect();
-    let targets: Vec<Value> = morphs
+    let targets: Vec<json::mesh::MorphTarget> = morphs
         .iter()
-        .map(|t| json!({ "POSITION": buffers.push_vec3(&t.offsets, true) }))
+        .map(|t| json::mesh::MorphTarget {
+            positions: Some(buffers.push_vec3(&t.offsets, true)),
+            normals: None,
+            tangents: None,
+        })
         .collect();
     if mesh.uvs.len() == mesh.positions.len() {
-        let bytes: Vec<u8> = mesh
-            .uvs
-            .iter()
-            .flat_map(|uv| uv.to_array())
-            .flat_map(f32::to_le_bytes)
-            .collect();
-        attributes["TEXCOORD_0"] = json!(buffers.push(
-            &bytes,
-            Some(ARRAY_BUFFER),
-            json!({ "componentType": FLOAT, "count": mesh.uvs.len(), "type": "VEC2" }),
-        ));
+        let uvs: Vec<f32> = mesh.uvs.iter().flat_map(|uv| uv.to_array()).collect();
+        let target = Some(Target::ArrayBuffer);
+        attribute(
+            Semantic::TexCoords(0),
+            buffers.push_floats(&uvs, Type::Vec2, target, None),
+        );
     }
 
     let name = if character.name.is_empty() {
@@ -113,7 +123,11 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     let mut scene_nodes = Vec::new();
     let mut skins = Vec::new();
     let mut animations = Vec::new();
-    let mut mesh_node = json!({ "name": name, "mesh": 0 });
+    let mut mesh_node = Node {
+        name: Some(name.to_owned()),
+        mesh: Some(Index::new(0)),
+        ..Node::default()
+    };
 
     if let Some(skeleton) = character.skeleton.as_ref().filter(|s| !s.joints.is_empty()) {
         if skeleton.joints.len() > usize::from(u16::MAX) {
@@ -127,30 +141,20 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         let per_vertex = vertex_influences(&mesh.positions, skeleton, skin, sets * 4);
         for set in 0..sets {
             let (joints, weights) = influence_set(&per_vertex, set);
-            let j = buffers.push(
-                &joints,
-                Some(ARRAY_BUFFER),
-                json!({ "componentType": UNSIGNED_SHORT, "count": per_vertex.len(), "type": "VEC4" }),
-            );
-            let w = buffers.push(
-                &weights,
-                Some(ARRAY_BUFFER),
-                json!({ "componentType": FLOAT, "count": per_vertex.len(), "type": "VEC4" }),
-            );
-            attributes[format!("JOINTS_{set}")] = json!(j);
-            attributes[format!("WEIGHTS_{set}")] = json!(w);
+            let (target, count) = (Some(Target::ArrayBuffer), per_vertex.len());
+            let layout = accessor(ComponentType::U16, Type::Vec4, count);
+            let j = buffers.push(&joints, target, layout);
+            let layout = accessor(ComponentType::F32, Type::Vec4, count);
+            let w = buffers.push(&weights, target, layout);
+            attribute(Semantic::Joints(set as u32), j);
+            attribute(Semantic::Weights(set as u32), w);
         }
-        let ibm_bytes: Vec<u8> = skeleton
+        let ibm: Vec<f32> = skeleton
             .joints
             .iter()
             .flat_map(|j| inverse_bind(j.world_bind).to_cols_array())
-            .flat_map(f32::to_le_bytes)
             .collect();
-        let ibm = buffers.push(
-            &ibm_bytes,
-            None,
-            json!({ "componentType": FLOAT, "count": skeleton.joints.len(), "type": "MAT4" }),
-        );
+        let ibm = buffers.push_floats(&ibm, Type::Mat4, None, None);
         // Joints are nodes 0..n in skeleton order; the Armature node holds the roots so that
         // every joint has one common root, as the glTF validator requires.
         let (joints, rest) = joint_nodes(skeleton);
@@ -158,26 +162,30 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         if options.animations {
             animations = animation_documents(&character.animations, skeleton, &rest, &mut buffers);
         }
-        let armature = nodes.len();
-        let roots: Vec<usize> = skeleton
-            .joints
-            .iter()
-            .enumerate()
+        let roots: Vec<Index<Node>> = (skeleton.joints.iter().enumerate())
             .filter(|(_, j)| j.parent.is_none())
-            .map(|(i, _)| i)
+            .map(|(i, _)| Index::new(i as u32))
             .collect();
-        nodes.push(json!({ "name": "Armature", "children": roots }));
+        let armature = Index::push(
+            &mut nodes,
+            Node {
+                name: Some("Armature".to_owned()),
+                children: Some(roots),
+                ..Node::default()
+            },
+        );
         scene_nodes.push(armature);
-        skins.push(json!({
-            "name": format!("{name} skin"),
-            "joints": (0..skeleton.joints.len()).collect::<Vec<_>>(),
-            "inverseBindMatrices": ibm,
-            "skeleton": armature,
-        }));
-        mesh_node["skin"] = json!(0);
+        skins.push(Skin {
+            name: Some(format!("{name} skin")),
+            joints: (0..skeleton.joints.len() as u32).map(Index::new).collect(),
+            inverse_bind_matrices: Some(ibm),
+            skeleton: Some(armature),
+            extensions: None,
+            extras: Default::default(),
+        });
+        mesh_node.skin = Some(Index::new(0));
     }
-    scene_nodes.push(nodes.len());
-    nodes.push(mesh_node);
+    scene_nodes.push(Index::push(&mut nodes, mesh_node));
     // One primitive per input part, sharing the vertex attributes; parts without a material
     // use a neutral one appended after the character's own.
     let parts = mesh.parts_or_whole();
@@ -186,7 +194,7 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         .iter()
         .any(|p| p.material.is_none_or(|m| m >= neutral));
     let (materials, textures, images) = material_documents(character, needs_neutral, &mut buffers);
-    let primitives: Vec<Value> = parts
+    let primitives: Vec<Primitive> = parts
         .iter()
         .filter_map(|part| {
             let triangles = mesh
@@ -200,59 +208,86 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
                 .flatten()
                 .flat_map(|i| i.to_le_bytes())
                 .collect();
-            let indices = buffers.push(
-                &bytes,
-                Some(ELEMENT_ARRAY_BUFFER),
-                json!({ "componentType": UNSIGNED_INT, "count": triangles.len() * 3, "type": "SCALAR" }),
-            );
+            let layout = accessor(ComponentType::U32, Type::Scalar, triangles.len() * 3);
+            let indices = buffers.push(&bytes, Some(Target::ElementArrayBuffer), layout);
             let material = part.material.filter(|&m| m < neutral).unwrap_or(neutral);
-            let mut primitive = json!({ "attributes": attributes, "indices": indices, "material": material, "mode": 4 });
-            if !targets.is_empty() {
-                primitive["targets"] = json!(targets);
-            }
-            Some(primitive)
+            Some(Primitive {
+                attributes: attributes.clone(),
+                indices: Some(indices),
+                material: Some(Index::new(material as u32)),
+                mode: Valid(Mode::Triangles),
+                targets: (!targets.is_empty()).then(|| targets.clone()),
+                extensions: None,
+                extras: Default::default(),
+            })
         })
         .collect();
 
-    let mut document = json!({
-        "asset": { "version": "2.0", "generator": concat!("rigkit ", env!("CARGO_PKG_VERSION")) },
-        "scene": 0,
-        "scenes": [{ "name": name, "nodes": scene_nodes }],
-        "nodes": nodes,
-        "meshes": [mesh_document(name, primitives, &morphs)],
-        "materials": materials,
-        "accessors": buffers.accessors,
-        "bufferViews": buffers.views,
-        "buffers": [{ "byteLength": buffers.bin.len() }],
-    });
-    if !skins.is_empty() {
-        document["skins"] = json!(skins);
-    }
-    if !animations.is_empty() {
-        document["animations"] = json!(animations);
-    }
+    let mut root = json::Root {
+        asset: Asset {
+            version: "2.0".to_owned(),
+            generator: Some(concat!("rigkit ", env!("CARGO_PKG_VERSION")).to_owned()),
+            copyright: None,
+            min_version: None,
+            extensions: None,
+            extras: Default::default(),
+        },
+        scene: Some(Index::new(0)),
+        scenes: vec![Scene {
+            name: Some(name.to_owned()),
+            nodes: scene_nodes,
+            extensions: None,
+            extras: Default::default(),
+        }],
+        nodes,
+        meshes: vec![mesh_document(name, primitives, &morphs)],
+        materials,
+        buffers: vec![json::Buffer {
+            byte_length: USize64::from(buffers.bin.len()),
+            name: None,
+            uri: None,
+            extensions: None,
+            extras: Default::default(),
+        }],
+        skins,
+        animations,
+        ..json::Root::default()
+    };
     if !images.is_empty() {
-        document["images"] = json!(images);
-        document["textures"] = json!(textures);
-        document["samplers"] = json!([{}]);
+        root.images = images;
+        root.textures = textures;
+        root.samplers = vec![json::texture::Sampler::default()];
     }
     if let Some((extension, object)) = super::vrm::extension(character, options.vrm)? {
-        document["extensionsUsed"] = json!([extension]);
-        document["extensions"] = json!({ extension: object });
+        root.extensions_used = vec![extension.to_owned()];
+        let mut extensions = json::extensions::Root::default();
+        extensions.others.insert(extension.to_owned(), object);
+        root.extensions = Some(extensions);
     }
-    let json = serde_json::to_vec(&document).unwrap_or_default();
-    Ok(glb_container::write(&json, &buffers.bin))
+    let Buffers {
+        bin,
+        views,
+        accessors,
+    } = buffers;
+    root.accessors = accessors;
+    root.buffer_views = views;
+    let json = serde_json::to_vec(&root).unwrap_or_default();
+    Ok(glb_container::write(&json, &bin))
 }
 
 /// The glTF mesh: its primitives and, with morph targets, their rest weights and names.
-fn mesh_document(name: &str, primitives: Vec<Value>, morphs: &[&MorphTarget]) -> Value {
-    let mut document = json!({ "name": name, "primitives": primitives });
-    if !morphs.is_empty() {
-        document["weights"] = json!(morphs.iter().map(|t| t.weight).collect::<Vec<_>>());
-        document["extras"] =
-            json!({ "targetNames": morphs.iter().map(|t| t.name.as_str()).collect::<Vec<_>>() });
+fn mesh_document(name: &str, primitives: Vec<Primitive>, morphs: &[&MorphTarget]) -> json::Mesh {
+    let names =
+        json!({ "targetNames": morphs.iter().map(|t| t.name.as_str()).collect::<Vec<_>>() });
+    json::Mesh {
+        name: Some(name.to_owned()),
+        primitives,
+        weights: (!morphs.is_empty()).then(|| morphs.iter().map(|t| t.weight).collect()),
+        extras: (!morphs.is_empty())
+            .then(|| serde_json::value::to_raw_value(&names).ok())
+            .flatten(),
+        extensions: None,
     }
-    document
 }
 
 /// glTF materials (the character's, then a neutral one), textures and images; images are
@@ -261,73 +296,92 @@ fn material_documents(
     character: &Character,
     with_neutral: bool,
     buffers: &mut Buffers,
-) -> (Vec<Value>, Vec<Value>, Vec<Value>) {
+) -> (Vec<json::Material>, Vec<json::Texture>, Vec<json::Image>) {
     let neutral = Material {
         name: Some("rigkit neutral".into()),
         ..Material::default()
     };
     let has_uvs = character.mesh.uvs.len() == character.mesh.positions.len();
-    let images: Vec<Value> = character
-        .images
-        .iter()
-        .map(|image| {
-            let view = buffers.push_view(&image.bytes, None);
-            json!({ "bufferView": view, "mimeType": image.mime_type })
+    let images: Vec<json::Image> = (character.images.iter())
+        .map(|image| json::Image {
+            buffer_view: Some(buffers.push_view(&image.bytes, None)),
+            mime_type: Some(json::image::MimeType(image.mime_type.clone())),
+            name: None,
+            uri: None,
+            extensions: None,
+            extras: Default::default(),
         })
         .collect();
-    let textures: Vec<Value> = (0..images.len())
-        .map(|i| json!({ "source": i, "sampler": 0 }))
+    let textures: Vec<json::Texture> = (0..images.len() as u32)
+        .map(|i| json::Texture {
+            source: Index::new(i),
+            sampler: Some(Index::new(0)),
+            name: None,
+            extensions: None,
+            extras: Default::default(),
+        })
         .collect();
-    let materials: Vec<Value> = character
-        .materials
-        .iter()
+    // A texture needs coordinates to be sampled with.
+    let texture = |image: Option<usize>| {
+        (image.filter(|&i| has_uvs && i < images.len())).map(|i| Index::new(i as u32))
+    };
+    let info = |index| json::texture::Info {
+        index,
+        tex_coord: 0,
+        extensions: None,
+        extras: Default::default(),
+    };
+    let materials = (character.materials.iter())
         .chain(with_neutral.then_some(&neutral))
         .map(|m| {
-            let mut pbr = json!({
-                "baseColorFactor": m.base_color,
-                "metallicFactor": m.metallic,
-                "roughnessFactor": m.roughness,
-            });
-            // A texture needs coordinates to be sampled with.
-            let texture = |image: Option<usize>| {
-                image
-                    .filter(|&i| has_uvs && i < images.len())
-                    .map(|i| json!({ "index": i }))
+            let (alpha_mode, alpha_cutoff) = match m.alpha {
+                AlphaMode::Opaque => (json::material::AlphaMode::Opaque, None),
+                AlphaMode::Mask { cutoff } => (
+                    json::material::AlphaMode::Mask,
+                    Some(json::material::AlphaCutoff(cutoff)),
+                ),
+                AlphaMode::Blend => (json::material::AlphaMode::Blend, None),
             };
-            if let Some(t) = texture(m.base_color_image) {
-                pbr["baseColorTexture"] = t;
+            json::Material {
+                name: m.name.clone(),
+                pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+                    base_color_factor: json::material::PbrBaseColorFactor(m.base_color),
+                    base_color_texture: texture(m.base_color_image).map(info),
+                    metallic_factor: json::material::StrengthFactor(m.metallic),
+                    roughness_factor: json::material::StrengthFactor(m.roughness),
+                    metallic_roughness_texture: texture(m.metallic_roughness_image).map(info),
+                    extensions: None,
+                    extras: Default::default(),
+                },
+                normal_texture: texture(m.normal_image).map(|index| {
+                    json::material::NormalTexture {
+                        index,
+                        scale: m.normal_scale,
+                        tex_coord: 0,
+                        extensions: None,
+                        extras: Default::default(),
+                    }
+                }),
+                occlusion_texture: texture(m.occlusion_image).map(|index| {
+                    json::material::OcclusionTexture {
+                        index,
+                        strength: json::material::StrengthFactor(
+                            m.occlusion_strength.clamp(0.0, 1.0),
+                        ),
+                        tex_coord: 0,
+                        extensions: None,
+                        extras: Default::default(),
+                    }
+                }),
+                emissive_texture: texture(m.emissive_image).map(info),
+                emissive_factor: json::material::EmissiveFactor(
+                    m.emissive.map(|c| c.clamp(0.0, 1.0)),
+                ),
+                double_sided: m.double_sided,
+                alpha_mode: Valid(alpha_mode),
+                alpha_cutoff,
+                ..json::Material::default()
             }
-            if let Some(t) = texture(m.metallic_roughness_image) {
-                pbr["metallicRoughnessTexture"] = t;
-            }
-            let mut material =
-                json!({ "pbrMetallicRoughness": pbr, "doubleSided": m.double_sided });
-            if let Some(mut t) = texture(m.normal_image) {
-                t["scale"] = json!(m.normal_scale);
-                material["normalTexture"] = t;
-            }
-            if let Some(mut t) = texture(m.occlusion_image) {
-                t["strength"] = json!(m.occlusion_strength.clamp(0.0, 1.0));
-                material["occlusionTexture"] = t;
-            }
-            if let Some(t) = texture(m.emissive_image) {
-                material["emissiveTexture"] = t;
-            }
-            if m.emissive != [0.0; 3] {
-                material["emissiveFactor"] = json!(m.emissive.map(|c| c.clamp(0.0, 1.0)));
-            }
-            if let Some(name) = &m.name {
-                material["name"] = json!(name);
-            }
-            match m.alpha {
-                AlphaMode::Opaque => {}
-                AlphaMode::Mask { cutoff } => {
-                    material["alphaMode"] = json!("MASK");
-                    material["alphaCutoff"] = json!(cutoff);
-                }
-                AlphaMode::Blend => material["alphaMode"] = json!("BLEND"),
-            }
-            material
         })
         .collect();
     (materials, textures, images)
@@ -398,10 +452,10 @@ fn inverse_bind(world: Mat4) -> Mat4 {
 /// Joint nodes with local transforms (parent⁻¹ × world), as translation/rotation/scale when
 /// the matrix decomposes exactly, which animation needs, else as a matrix; and those
 /// decomposed transforms (`None` for a matrix node).
-fn joint_nodes(skeleton: &Skeleton) -> (Vec<Value>, Vec<Option<Transform>>) {
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); skeleton.joints.len()];
+fn joint_nodes(skeleton: &Skeleton) -> (Vec<Node>, Vec<Option<Transform>>) {
+    let mut children: Vec<Vec<Index<Node>>> = vec![Vec::new(); skeleton.joints.len()];
     for bone in skeleton.bones() {
-        children[bone.parent.index()].push(bone.child.index());
+        children[bone.parent.index()].push(Index::new(bone.child.0));
     }
     skeleton
         .joints
@@ -413,20 +467,21 @@ fn joint_nodes(skeleton: &Skeleton) -> (Vec<Value>, Vec<Option<Transform>>) {
                 .and_then(|p| skeleton.joint(p))
                 .map_or(Mat4::IDENTITY, |p| p.world_bind);
             let local = parent_world.inverse() * joint.world_bind;
-            let mut node = json!({ "name": joint.name });
             let trs = Transform::from_mat4(local);
             let exact = trs
                 .to_mat4()
                 .abs_diff_eq(local, 1e-5 * (1.0 + local.w_axis.truncate().length()));
+            let mut node = Node {
+                name: Some(joint.name.clone()),
+                children: (!kids.is_empty()).then_some(kids),
+                ..Node::default()
+            };
             if exact {
-                node["translation"] = json!(trs.translation.to_array());
-                node["rotation"] = json!(trs.rotation.to_array());
-                node["scale"] = json!(trs.scale.to_array());
+                node.translation = Some(trs.translation.to_array());
+                node.rotation = Some(UnitQuaternion(trs.rotation.to_array()));
+                node.scale = Some(trs.scale.to_array());
             } else {
-                node["matrix"] = json!(local.to_cols_array());
-            }
-            if !kids.is_empty() {
-                node["children"] = json!(kids);
+                node.matrix = Some(local.to_cols_array());
             }
             (node, exact.then_some(trs))
         })
