@@ -120,7 +120,16 @@ fn help_shows_the_product_commands_and_each_commands_usage() {
     assert_eq!(
         commands,
         [
-            "info", "convert", "rig", "skin", "animate", "batch", "bench", "lab", "help"
+            "info",
+            "convert",
+            "rig",
+            "skin",
+            "animate",
+            "batch",
+            "bench",
+            "lab",
+            "completions",
+            "help"
         ],
         "{out}"
     );
@@ -159,6 +168,24 @@ fn help_shows_the_product_commands_and_each_commands_usage() {
     );
     let (ok, version, _) = rigkit(&["--version".as_ref()]);
     assert!(ok && version.starts_with("rigkit "), "{version}");
+}
+
+/// `rigkit completions SHELL` prints a script that completes the commands and their options.
+#[test]
+fn completions_cover_the_commands_and_their_options() {
+    let (ok, bash, err) = rigkit(&["completions".as_ref(), "bash".as_ref()]);
+    assert!(ok, "{err}");
+    for word in [
+        "rigkit",
+        "animate",
+        "--template",
+        "--bone-names",
+        "eval-fit",
+    ] {
+        assert!(bash.contains(word), "{word} missing from the bash script");
+    }
+    let (ok, _, err) = rigkit(&["completions".as_ref(), "tcsh".as_ref()]);
+    assert!(!ok && err.contains("possible values"), "{err}");
 }
 
 /// A wrong word names itself and what would be right, before any file is read.

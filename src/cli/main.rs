@@ -62,6 +62,11 @@ enum Command {
     Bench(bench::Bench),
     #[command(subcommand)]
     Lab(Lab),
+    /// Print a completion script for a shell (e.g. `rigkit completions bash > rigkit.bash`)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Research and training: scores against artists' rigs, training data, the networks
@@ -111,6 +116,11 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Animate(args) => animate::animate(&args),
         Command::Batch(args) => batch::batch(&args),
         Command::Bench(stage) => bench::run(stage),
+        Command::Completions { shell } => {
+            let mut cli = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cli, "rigkit", &mut std::io::stdout());
+            Ok(())
+        }
         Command::Lab(command) => match command {
             Lab::Eval(args) => eval::eval(&args),
             Lab::EvalFit(args) => eval_fit::eval_fit(&args),
