@@ -317,7 +317,7 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
     for (const m of ['biped', 'quadruped', 'hexapod', 'octopod', 'bird', 'fish', 'snake', 'tentacled',
       'multiheaded', 'robot']) {
-      execFileSync(bin, ['dataset', 'export', dir, '--morphology', m, '--n', '1', '--seed', '1']);
+      execFileSync(bin, ['lab', 'dataset', 'export', dir, '--morphology', m, '--n', '1', '--seed', '1']);
     }
     for (const name of fs.readdirSync(dir).sort()) {
       await dropFiles(page, [{ name, bytes: fs.readFileSync(path.join(dir, name)) }]);

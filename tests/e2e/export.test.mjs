@@ -59,8 +59,8 @@ before(() => {
   const animatedDir = path.join(out, 'animated');
   fs.mkdirSync(animatedDir, { recursive: true });
   const creature = path.join(animatedDir, 'creatures');
-  execFileSync(bin, ['dataset', 'export', creature, '--morphology', 'quadruped', '--n', '1', '--seed', '4']);
-  execFileSync(bin, ['dataset', 'export', creature, '--morphology', 'bird', '--n', '1', '--seed', '4']);
+  execFileSync(bin, ['lab', 'dataset', 'export', creature, '--morphology', 'quadruped', '--n', '1', '--seed', '4']);
+  execFileSync(bin, ['lab', 'dataset', 'export', creature, '--morphology', 'bird', '--n', '1', '--seed', '4']);
   const animations = [
     [path.join(data, 'eval', 'mannequiny.glb'), path.join(data, 'motion', 'cmu', '01_01.bvh'), 'mannequiny-cmu.glb'],
     [path.join(creature, 'quadruped-4.glb'), 'walk', 'quadruped-walk.glb'],
@@ -81,7 +81,7 @@ before(() => {
     ['--augment', '--n', '4', '--seed', '100'],
     ['--anny', '--n', '2', '--seed', '0'],
   ];
-  for (const args of runs) execFileSync(bin, ['dataset', 'export', generated, ...args]);
+  for (const args of runs) execFileSync(bin, ['lab', 'dataset', 'export', generated, ...args]);
   const files = fs.readdirSync(generated).sort();
   assert.ok(files.length >= 16, `generated ${files}`);
   for (const f of files) {
