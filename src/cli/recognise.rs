@@ -36,7 +36,9 @@ pub fn recognise(args: &RecogniseArgs) -> Result<(), CliError> {
         let character = super::load(file)?;
         let recognition = model.recognise_mesh(&character.mesh, &device)?;
         let ranked = recognition.ranked();
-        let template = ranked[0].0.template().unwrap_or("free-form skeleton");
+        let best = ranked[0].0;
+        let carried = best.template().filter(|_| best.carried_by_default());
+        let template = carried.unwrap_or("free-form skeleton");
         out!(
             "{file}: {} {:.2} (then {} {:.2}; template {template})",
             ranked[0].0.name(),

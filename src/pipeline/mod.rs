@@ -111,10 +111,11 @@ async fn resolve<'a>(
     })
 }
 
-/// The compiled-in library's template for `class`, with its name.
+/// The compiled-in library's template for `class`, with its name, where the default carries
+/// it ([`BodyClass::carried_by_default`]).
 fn library_template(class: BodyClass) -> Option<(&'static str, &'static TemplateRig)> {
     #[cfg(feature = "templates")]
-    if let Some(name) = class.template()
+    if let Some(name) = class.template().filter(|_| class.carried_by_default())
         && let Some(rig) = crate::skeleton::Library::shared().and_then(|l| l.get(name))
     {
         return Some((name, rig));
