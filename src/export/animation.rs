@@ -35,7 +35,12 @@ fn animation(clip: &Clip, rest: &[Option<Transform>], buffers: &mut Buffers) -> 
     let shift = clip.times.first().map_or(0.0, |&t| t.min(0.0));
     let times: Vec<f32> = clip.times.iter().map(|t| t - shift).collect();
     let bounds = ([times[0]], [times[times.len() - 1]]);
-    let input = buffers.push_floats(&times, Type::Scalar, None, Some((&bounds.0, &bounds.1)));
+    let input = buffers.push_floats(
+        times.iter().copied(),
+        Type::Scalar,
+        None,
+        Some((&bounds.0, &bounds.1)),
+    );
     let frames = |j: usize| (0..clip.frame_count()).map(move |f| clip.frame(f)[j]);
     let rotations = |j: usize| frames(j).flat_map(|l| l.rotation.normalize().to_array());
     // (node, property, values, accessor type) per animated joint property.
@@ -63,7 +68,7 @@ fn animation(clip: &Clip, rest: &[Option<Transform>], buffers: &mut Buffers) -> 
     let mut samplers = Vec::new();
     let mut channels = Vec::new();
     for (node, property, values, kind) in keyed {
-        let output = buffers.push_floats(&values, kind, None, None);
+        let output = buffers.push_floats(values, kind, None, None);
         let sampler = Index::push(
             &mut samplers,
             Sampler {

@@ -47,17 +47,18 @@ impl Buffers {
         Index::push(&mut self.accessors, accessor)
     }
 
-    /// Appends 32-bit floats, `kind` elements of them (`count` in all), with their bounds when
-    /// given (glTF requires them of positions and animation key times).
+    /// Appends 32-bit floats, `kind` elements of them, with their bounds when given (glTF
+    /// requires them of positions and animation key times).
     pub(super) fn push_floats(
         &mut self,
-        values: &[f32],
+        values: impl IntoIterator<Item = f32>,
         kind: Type,
         target: Option<Target>,
         bounds: Option<(&[f32], &[f32])>,
     ) -> Index<Accessor> {
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let mut floats = accessor(ComponentType::F32, kind, values.len() / width(kind));
+        let bytes: Vec<u8> = values.into_iter().flat_map(f32::to_le_bytes).collect();
+        let count = bytes.len() / size_of::<f32>() / width(kind);
+        let mut floats = accessor(ComponentType::F32, kind, count);
         if let Some((min, max)) = bounds {
             floats.min = Some(json!(min));
             floats.max = Some(json!(max));
@@ -66,11 +67,11 @@ impl Buffers {
     }
 
     pub(super) fn push_vec3(&mut self, values: &[Vec3], with_bounds: bool) -> Index<Accessor> {
-        let floats: Vec<f32> = values.iter().flat_map(|v| v.to_array()).collect();
+        let floats = values.iter().flat_map(|v| v.to_array());
         let bounds = (with_bounds.then(|| crate::mesh::Aabb::from_points(values)))
             .map(|b| (b.min.to_array(), b.max.to_array()));
         let bounds = bounds.as_ref().map(|(min, max)| (&min[..], &max[..]));
-        self.push_floats(&floats, Type::Vec3, Some(Target::ArrayBuffer), bounds)
+        self.push_floats(floats, Type::Vec3, Some(Target::ArrayBuffer), bounds)
     }
 }
 

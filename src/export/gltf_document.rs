@@ -106,11 +106,11 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         })
         .collect();
     if mesh.uvs.len() == mesh.positions.len() {
-        let uvs: Vec<f32> = mesh.uvs.iter().flat_map(|uv| uv.to_array()).collect();
+        let uvs = mesh.uvs.iter().flat_map(|uv| uv.to_array());
         let target = Some(Target::ArrayBuffer);
         attribute(
             Semantic::TexCoords(0),
-            buffers.push_floats(&uvs, Type::Vec2, target, None),
+            buffers.push_floats(uvs, Type::Vec2, target, None),
         );
     }
 
@@ -149,12 +149,8 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
             attribute(Semantic::Joints(set as u32), j);
             attribute(Semantic::Weights(set as u32), w);
         }
-        let ibm: Vec<f32> = skeleton
-            .joints
-            .iter()
-            .flat_map(|j| inverse_bind(j.world_bind).to_cols_array())
-            .collect();
-        let ibm = buffers.push_floats(&ibm, Type::Mat4, None, None);
+        let ibm = (skeleton.joints.iter()).flat_map(|j| inverse_bind(j.world_bind).to_cols_array());
+        let ibm = buffers.push_floats(ibm, Type::Mat4, None, None);
         // Joints are nodes 0..n in skeleton order; the Armature node holds the roots so that
         // every joint has one common root, as the glTF validator requires.
         let (joints, rest) = joint_nodes(skeleton);
