@@ -46,16 +46,20 @@ impl Morphology {
     /// Every morphology: [`Morphology::ALL`] and the body plans added after it. `ALL` is what
     /// [`super::generate`] draws from when none is asked for, kept as it was so that every
     /// seed still makes the creature the trained networks saw.
-    pub const EVERY: [Morphology; 12] = {
-        let mut every = [Morphology::TailedBiped; 12];
-        every[11] = Morphology::Dragon;
-        let mut i = 0;
-        while i < Self::ALL.len() {
-            every[i] = Self::ALL[i];
-            i += 1;
-        }
-        every
-    };
+    pub const EVERY: [Morphology; 12] = [
+        Morphology::Biped,
+        Morphology::Quadruped,
+        Morphology::Hexapod,
+        Morphology::Octopod,
+        Morphology::Bird,
+        Morphology::Fish,
+        Morphology::Snake,
+        Morphology::Tentacled,
+        Morphology::MultiHeaded,
+        Morphology::Robot,
+        Morphology::TailedBiped,
+        Morphology::Dragon,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -603,5 +607,15 @@ fn tentacled(b: &mut Builder) {
             r * 0.3,
             r * 0.06,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_morphology_starts_with_the_ones_generation_draws_from() {
+        assert!(Morphology::EVERY.starts_with(&Morphology::ALL));
     }
 }
