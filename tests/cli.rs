@@ -173,7 +173,7 @@ fn help_shows_the_product_commands_and_each_commands_usage() {
 /// `rigkit completions SHELL` prints a script that completes the commands and their options.
 #[test]
 fn completions_cover_the_commands_and_their_options() {
-    let (ok, bash, err) = rigkit(&["completions".as_ref(), "bash".as_ref()]);
+    let (ok, bash, err) = rigkit_with(&[], &["completions", "bash"]);
     assert!(ok, "{err}");
     for word in [
         "rigkit",
@@ -184,37 +184,27 @@ fn completions_cover_the_commands_and_their_options() {
     ] {
         assert!(bash.contains(word), "{word} missing from the bash script");
     }
-    let (ok, _, err) = rigkit(&["completions".as_ref(), "tcsh".as_ref()]);
+    let (ok, _, err) = rigkit_with(&[], &["completions", "tcsh"]);
     assert!(!ok && err.contains("possible values"), "{err}");
 }
 
 /// A wrong word names itself and what would be right, before any file is read.
 #[test]
 fn bad_arguments_are_named() {
-    let (ok, _, err) = rigkit(&["frobnicate".as_ref()]);
+    let (ok, _, err) = rigkit_with(&[], &["frobnicate"]);
     assert!(
         !ok && err.contains("unrecognized subcommand 'frobnicate'"),
         "{err}"
     );
-    let (ok, _, err) = rigkit(&[
-        "rig".as_ref(),
-        "missing.glb".as_ref(),
-        "-o".as_ref(),
-        "out.obj".as_ref(),
-    ]);
+    let (ok, _, err) = rigkit_with(&[], &["rig", "missing.glb", "-o", "out.obj"]);
     assert!(
         !ok && err.contains("'out.obj'") && err.contains("rigkit writes .glb"),
         "{err}"
     );
-    let (ok, _, err) = rigkit(&["rig".as_ref(), "missing.glb".as_ref()]);
+    let (ok, _, err) = rigkit_with(&[], &["rig", "missing.glb"]);
     assert!(!ok && err.contains("--output <OUT>"), "{err}");
-    let (ok, _, err) = rigkit(&[
-        "convert".as_ref(),
-        "missing.glb".as_ref(),
-        "out.glb".as_ref(),
-        "--max-influences".as_ref(),
-        "5".as_ref(),
-    ]);
+    let words = ["convert", "missing.glb", "out.glb", "--max-influences", "5"];
+    let (ok, _, err) = rigkit_with(&[], &words);
     assert!(!ok && err.contains("4 or 8"), "{err}");
 }
 
