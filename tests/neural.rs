@@ -355,10 +355,21 @@ fn an_unsure_plan_is_decided_by_which_likely_template_fits() {
         carried.skeleton.joints.len(),
         library.get("rig-human").unwrap().skeleton.joints.len()
     );
-    // A sure classifier is taken at its word, and "other" gets the free-form skeleton.
+    // A sure classifier is taken at its word for the plan, but a template other than the
+    // human's is kept only where it fits; "other" gets the free-form skeleton.
     let sure = unsure(&[(BodyClass::Fish, 0.9), (BodyClass::Humanoid, 0.1)]);
     let choice = block_on(choose(&sure, &human.mesh, &body, template, None));
     assert_eq!((choice.class, choice.by_fit), (BodyClass::Fish, false));
+    let bend = choice.bend.expect("the fish template was tried");
+    assert_eq!(
+        choice.carried.is_some(),
+        bend <= rigkit::recognise::FITS,
+        "{bend}"
+    );
+    let sure = unsure(&[(BodyClass::Humanoid, 0.9), (BodyClass::Fish, 0.1)]);
+    let choice = block_on(choose(&sure, &human.mesh, &body, template, None));
+    assert_eq!(choice.class, BodyClass::Humanoid);
+    assert!(choice.carried.is_some());
     let other = unsure(&[(BodyClass::Other, 0.9), (BodyClass::Humanoid, 0.1)]);
     let choice = block_on(choose(&other, &human.mesh, &body, template, None));
     assert_eq!(choice.class, BodyClass::Other);
@@ -480,11 +491,15 @@ fn auto_fits_the_recognised_plans_library_template_or_falls_back_to_free_form() 
             }
             None => {
                 free += 1;
+                // Unsure, "other", or a sure plan whose template did not fit.
+                let refused = recognised.bend.is_some_and(|b| b > rigkit::recognise::FITS);
                 assert!(
-                    p < AUTO_CONFIDENCE || best == BodyClass::Other,
+                    p < AUTO_CONFIDENCE || best == BodyClass::Other || refused,
                     "{rel}: {p}"
                 );
-                assert_eq!(recognised.class, BodyClass::Other);
+                if p < AUTO_CONFIDENCE {
+                    assert_eq!(recognised.class, BodyClass::Other, "{rel}");
+                }
                 assert!(
                     names(skeleton).iter().any(|n| n == "root"),
                     "{rel}: not free-form"

@@ -70,10 +70,12 @@ export class Rig {
   /** The rig's animation clips (seconds). */
   readonly clips: { name: string; duration: number }[];
   /** What template 'auto' recognised (the likeliest plan and its probability) and fitted
-   * (null: the free-form skeleton); null for other templates and for rigs not made by a
-   * Rigger. */
+   * (null: the free-form skeleton), and how much the best template tried bent to fit (kept
+   * only up to 0.07, but for a sure humanoid; null: none tried); null for other templates
+   * and for rigs not made by a Rigger. */
   readonly recognised: {
     plan: string; confidence: number; riggedAs: string; template: string | null;
+    bend: number | null;
   } | null;
   /** Milliseconds per stage, for rigs made by a Rigger. */
   readonly timings: { parse: number; skeleton: number; skin: number; export: number } | null;

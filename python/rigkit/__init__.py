@@ -60,8 +60,8 @@ def rig(
     ``skeleton``: a rigged GLB/glTF/VRM or a BVH whose skeleton is adapted to the mesh instead.
 
     Returns the rigged GLB and a report: ``joints``, ``names``, ``vertices``, ``recognised``
-    (``plan``, ``confidence``, ``rigged_as``, ``template``; ``None`` unless ``template="auto"``)
-    and ``seconds`` per stage.
+    (``plan``, ``confidence``, ``rigged_as``, ``template``, ``bend``; ``None`` unless
+    ``template="auto"``) and ``seconds`` per stage.
     """
     glb, report = _rigkit.rig(
         source, name, template, method, max_influences, skeleton, skeleton_name

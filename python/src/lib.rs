@@ -122,6 +122,7 @@ fn rig(
                 "confidence": confidence,
                 "rigged_as": r.class.name(),
                 "template": r.template,
+                "bend": r.bend,
             })
         });
         let character = &rigged.character;

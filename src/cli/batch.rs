@@ -49,6 +49,9 @@ struct Record {
     confidence: Option<f32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     template: Option<String>,
+    /// How much the template bent to fit (lower fits better; see `Recognised::bend`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bend: Option<f32>,
 }
 
 /// Rig every character of a folder, resumably
@@ -248,6 +251,7 @@ fn rig_one(
         plan: best.map(|(plan, _)| plan.name().to_owned()),
         confidence: best.map(|(_, p)| p),
         template: recognised.and_then(|r| r.template).map(str::to_owned),
+        bend: recognised.and_then(|r| r.bend),
         error: outcome.err(),
     }
 }

@@ -8,7 +8,7 @@ use rigkit::compute::cpu_device;
 use rigkit::dataset::Split;
 use rigkit::neural::PlanNet;
 use rigkit::neural::train::plans::{PlanExample, read_examples, recognitions, threshold_table};
-use rigkit::recognise::AUTO_CONFIDENCE;
+use rigkit::recognise::{AUTO_CONFIDENCE, PLAUSIBLE};
 
 /// The body plan the classifier sees in each mesh
 ///
@@ -39,13 +39,11 @@ pub fn recognise(args: &RecogniseArgs) -> Result<(), CliError> {
         let best = ranked[0].0;
         let carried = best.template().filter(|_| best.carried_by_default());
         let template = carried.unwrap_or("free-form skeleton");
-        out!(
-            "{file}: {} {:.2} (then {} {:.2}; template {template})",
-            ranked[0].0.name(),
-            ranked[0].1,
-            ranked[1].0.name(),
-            ranked[1].1,
-        );
+        let likely: Vec<String> = (ranked.iter())
+            .filter(|&&(_, p)| p >= PLAUSIBLE)
+            .map(|(class, p)| format!("{} {p:.2}", class.name()))
+            .collect();
+        out!("{file}: {} (template {template})", likely.join(", "));
     }
     Ok(())
 }

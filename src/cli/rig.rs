@@ -133,6 +133,12 @@ pub(super) fn describe_choice(recognised: &rigkit::pipeline::Recognised) -> Stri
             "free-form skeleton: less sure than {}, and no likely plan's template fitted",
             rigkit::recognise::AUTO_CONFIDENCE
         ),
+        (None, false) if let (Some(name), Some(bend)) = (best.template(), recognised.bend) => {
+            format!(
+                "free-form skeleton: {name} bends {bend:.3} to fit, more than {}",
+                rigkit::recognise::FITS
+            )
+        }
         (None, _) => "free-form skeleton".to_owned(),
     };
     format!(

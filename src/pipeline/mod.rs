@@ -34,11 +34,15 @@ pub struct Recognised {
     /// [`BodyClass::Other`] when none fitted.
     pub class: BodyClass,
     /// The library template fitted; `None` where the free-form skeleton was (an "other" plan,
-    /// an unsure one no template fitted, or a build without the library).
+    /// a template that bent too far to fit, or a build without the library).
     pub template: Option<&'static str>,
     /// Whether the classifier was unsure, so that fitting its likeliest plans' templates
     /// decided.
     pub by_fit: bool,
+    /// How much the best template tried bent to fit ([`crate::skeleton::Carried::cost`]),
+    /// kept or not (a template bending more than [`crate::recognise::FITS`] is not kept);
+    /// `None` where none was tried. A catalog job can sort by it to review the worst fits.
+    pub bend: Option<f32>,
 }
 
 /// What a rig did besides the skeleton and weights it left on the character.
@@ -97,6 +101,7 @@ async fn resolve<'a>(
         class: choice.class,
         template,
         by_fit: choice.by_fit,
+        bend: choice.bend,
     };
     Ok(match choice.carried {
         Some(carried) => Resolved {

@@ -1,6 +1,6 @@
-//! `--template auto`'s choice of template: the classifier proposes, and where it is unsure,
-//! fitting decides — the likeliest plans' templates are carried onto the mesh and the one whose
-//! body bends least to fit is kept, if it fits at all.
+//! `--template auto`'s choice of template: the classifier proposes, and a template is kept
+//! only where it fits; where the classifier is unsure, the likely plans' templates are fitted
+//! and the human template is kept if it fits best.
 
 use super::{AUTO_CONFIDENCE, BodyClass, Recognition};
 use crate::mesh::Mesh;
@@ -11,7 +11,8 @@ pub const TRIED: usize = 3;
 /// …that are at least this likely.
 pub const PLAUSIBLE: f32 = 0.05;
 /// A template whose body has to bend more than this to fit ([`Carried::cost`]) does not fit
-/// a mesh the classifier is unsure of; it gets the free-form skeleton. Chosen on the
+/// the mesh, which gets the free-form skeleton (unless the classifier is sure of a plan whose
+/// template is [`BodyClass::carried_however_it_bends`]). Chosen on the
 /// training and validation characters of `train/` (`rigkit lab fit-costs`,
 /// models/README.md: right minus wrong templates 110 of 153 placements; 0.075 scores 113
 /// but takes a flat slab, 0.074, for a quadruped).
@@ -19,21 +20,28 @@ pub const FITS: f32 = 0.07;
 
 /// The template `--template auto` fits, carried onto the mesh.
 pub struct Choice {
-    /// The plan rigged as: [`BodyClass::Other`] for the free-form skeleton.
+    /// The plan rigged as: the plan the classifier is sure of (with or without its template),
+    /// the plan whose template fitting chose, or [`BodyClass::Other`] for the free-form
+    /// skeleton where the classifier was unsure.
     pub class: BodyClass,
     /// The plan's template carried onto the mesh; `None` for the free-form skeleton (or a
     /// plan without a template in the library given).
     pub carried: Option<Carried>,
     /// Whether the classifier was unsure, so that the plans' fits decided.
     pub by_fit: bool,
+    /// How much the best template tried bent ([`Carried::cost`]), kept or not; `None` where
+    /// none was tried.
+    pub bend: Option<f32>,
 }
 
-/// The plan and template to rig `mesh` (voxelised as `body`) as: the classifier's likeliest
-/// plan when it is at least [`AUTO_CONFIDENCE`] sure (and not "other"); else, of its
-/// [`TRIED`] likeliest plans other than "other" that are at least [`PLAUSIBLE`], the one whose
-/// template bends least to fit, if that bends no more than [`FITS`]; else the free-form
-/// skeleton. `template` gives a plan's library template; templates are carried here, or with
-/// their bodies ranked and bent by `spread` (the page's helper workers).
+/// The plan and template to rig `mesh` (voxelised as `body`) as. When the classifier is at
+/// least [`AUTO_CONFIDENCE`] sure of a plan (not "other"), that plan, with its template if it
+/// bends no more than [`FITS`] or is [`BodyClass::carried_however_it_bends`], else the
+/// free-form skeleton. When it is unsure: its [`TRIED`] likeliest plans other than "other"
+/// that are at least [`PLAUSIBLE`] have their templates carried, and the one that bends least
+/// is kept if it is [`BodyClass::kept_when_unsure`] and bends no more than [`FITS`]; else the
+/// free-form skeleton. `template` gives a plan's library template; templates are
+/// carried here, or with their bodies ranked and bent by `spread` (the page's helper workers).
 pub async fn choose<'t>(
     recognition: &Recognition,
     mesh: &Mesh,
@@ -47,20 +55,23 @@ pub async fn choose<'t>(
     };
     let (best, p) = recognition.best();
     if p >= AUTO_CONFIDENCE {
+        let fit = match template(best) {
+            Some(rig) => Some(carried(rig).await),
+            None => None,
+        };
+        let bend = fit.as_ref().map(|fit| fit.cost);
         return Choice {
             class: best,
-            carried: match template(best) {
-                Some(rig) => Some(carried(rig).await),
-                None => None,
-            },
+            carried: fit.filter(|fit| best.carried_however_it_bends() || fit.cost <= FITS),
             by_fit: false,
+            bend,
         };
     }
     let mut fitted: Option<(BodyClass, Carried)> = None;
-    let plausible = (recognition.ranked().into_iter())
+    let tried = (recognition.ranked().into_iter())
         .filter(|&(class, p)| class != BodyClass::Other && p >= PLAUSIBLE)
         .take(TRIED);
-    for (class, _) in plausible {
+    for (class, _) in tried {
         let Some(rig) = template(class) else {
             continue;
         };
@@ -69,16 +80,19 @@ pub async fn choose<'t>(
             fitted = Some((class, fit));
         }
     }
+    let bend = fitted.as_ref().map(|(_, fit)| fit.cost);
     match fitted {
-        Some((class, carried)) if carried.cost <= FITS => Choice {
+        Some((class, carried)) if class.kept_when_unsure() && carried.cost <= FITS => Choice {
             class,
             carried: Some(carried),
             by_fit: true,
+            bend,
         },
         _ => Choice {
             class: BodyClass::Other,
             carried: None,
             by_fit: true,
+            bend,
         },
     }
 }

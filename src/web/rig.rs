@@ -87,6 +87,7 @@ pub async fn rig_files(
                     "template",
                     r.template.map_or(JsValue::NULL, JsValue::from_str),
                 ),
+                ("bend", r.bend.map_or(JsValue::NULL, JsValue::from)),
             ])?
         }
         None => JsValue::NULL,
