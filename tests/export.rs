@@ -424,6 +424,70 @@ fn morph_targets_survive_rigging_export_and_subdivision() {
     }
 }
 
+/// RobotExpressive's clips key its face's three morph targets: imported, every key of the
+/// file's weight channels is the clip's weight at that time, and written out and read back,
+/// the weights come back as they were (also where a clip moves them).
+#[test]
+fn morph_weight_channels_survive_import_and_export() {
+    use gltf::animation::{Property, util::ReadOutputs};
+    let robot = load("eval/RobotExpressive.glb");
+    let targets = robot.mesh.morph_targets.len();
+    assert_eq!(targets, 3);
+    let (document, buffers, _) =
+        gltf::import_slice(common::read("eval/RobotExpressive.glb")).unwrap();
+    let mut keys = 0;
+    for animation in document.animations() {
+        let clip = (robot.animations.iter())
+            .find(|c| Some(c.name.as_str()) == animation.name())
+            .unwrap();
+        for channel in animation.channels() {
+            if channel.target().property() != Property::MorphTargetWeights {
+                continue;
+            }
+            let reader = channel.reader(|b| Some(&buffers[b.index()].0[..]));
+            let times: Vec<f32> = reader.read_inputs().unwrap().collect();
+            let Some(ReadOutputs::MorphTargetWeights(weights)) = reader.read_outputs() else {
+                panic!("{}: weights", clip.name);
+            };
+            let weights: Vec<f32> = weights.into_f32().collect();
+            for (k, t) in times.iter().enumerate() {
+                let frame = (clip.times.iter())
+                    .position(|c| (c - t).abs() < 1e-5)
+                    .unwrap_or_else(|| panic!("{}: no frame at {t}", clip.name));
+                let ours = clip.morph_frame(frame, targets).unwrap();
+                let theirs = &weights[k * targets..(k + 1) * targets];
+                assert!(
+                    ours.iter().zip(theirs).all(|(a, b)| (a - b).abs() < 1e-6),
+                    "{} at {t}: {ours:?} against {theirs:?}",
+                    clip.name
+                );
+                keys += 1;
+            }
+        }
+    }
+    assert!(keys > 100, "{keys} keys");
+    // The file holds its face still; make one clip pull faces, each target in turn.
+    let mut robot = robot;
+    let clip = &mut robot.animations[0];
+    let frames = clip.frame_count() as f32;
+    for (i, w) in clip.morph_weights.iter_mut().enumerate() {
+        let (frame, target) = (i / targets, i % targets);
+        *w = ((frame as f32 / frames) * 3.0 - target as f32).clamp(0.0, 1.0);
+    }
+    let back = round_trip(&robot, &ExportOptions::default());
+    assert_eq!(back.animations.len(), robot.animations.len());
+    for (a, b) in robot.animations.iter().zip(&back.animations) {
+        assert_eq!(
+            (&a.name, a.morph_weights.len()),
+            (&b.name, b.morph_weights.len())
+        );
+        let worst = (a.morph_weights.iter().zip(&b.morph_weights))
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max);
+        assert!(worst < 1e-6, "{}: {worst}", a.name);
+    }
+}
+
 /// `glb`'s JSON chunk changed by `edit`, packed again with the same binary chunk.
 fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;

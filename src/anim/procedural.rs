@@ -199,6 +199,7 @@ fn upright_clip(skeleton: &Skeleton, plan: &BodyPlan, motion: Motion) -> Result<
         times: (0..frames).map(|f| f as f32 / FPS).collect(),
         joint_count: skeleton.joints.len(),
         locals,
+        morph_weights: Vec::new(),
     })
 }
 

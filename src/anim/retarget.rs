@@ -246,6 +246,7 @@ pub fn retarget(
         times: source.times.clone(),
         joint_count: target.joints.len(),
         locals,
+        morph_weights: Vec::new(),
     })
 }
 

@@ -1,5 +1,5 @@
-//! Clips as glTF animations: one linear sampler per animated joint property, keyed at the
-//! clip's frame times.
+//! Clips as glTF animations: one linear sampler per animated joint property, and one for the
+//! mesh's morph weights where the clip keys them, keyed at the clip's frame times.
 
 use glam::{Quat, Vec3};
 use gltf::json::accessor::Type;
@@ -14,23 +14,39 @@ use crate::rig::{Clip, Transform};
 /// A property that stays within this of its bind value over the whole clip is not written.
 const STILL: f32 = 1e-6;
 
+/// The written mesh's morph targets, for clips that key their weights.
+pub struct MorphChannel<'a> {
+    /// The node holding the mesh.
+    pub node: usize,
+    /// The character's target count (what a clip's weights are laid out by).
+    pub targets: usize,
+    /// The targets written, in the written order, as indices into the character's.
+    pub written: &'a [usize],
+}
+
 /// glTF animations for the clips that fit `skeleton`; joint `j` is node `j`. `rest` holds each
 /// joint node's bind transform, or `None` for a node written as a matrix (which glTF forbids
-/// animating).
+/// animating). A clip's morph weights key `morphs`' node.
 pub fn animation_documents(
     clips: &[Clip],
     skeleton: &Skeleton,
     rest: &[Option<Transform>],
+    morphs: &MorphChannel<'_>,
     buffers: &mut Buffers,
 ) -> Vec<Animation> {
     clips
         .iter()
         .filter(|clip| clip.fits(skeleton) && clip.frame_count() > 0)
-        .map(|clip| animation(clip, rest, buffers))
+        .map(|clip| animation(clip, rest, morphs, buffers))
         .collect()
 }
 
-fn animation(clip: &Clip, rest: &[Option<Transform>], buffers: &mut Buffers) -> Animation {
+fn animation(
+    clip: &Clip,
+    rest: &[Option<Transform>],
+    morphs: &MorphChannel<'_>,
+    buffers: &mut Buffers,
+) -> Animation {
     // glTF key times are non-negative.
     let shift = clip.times.first().map_or(0.0, |&t| t.min(0.0));
     let times: Vec<f32> = clip.times.iter().map(|t| t - shift).collect();
@@ -58,6 +74,14 @@ fn animation(clip: &Clip, rest: &[Option<Transform>], buffers: &mut Buffers) -> 
             let values = vec3s(frames(j).map(|l| l.scale));
             keyed.push((j, Property::Scale, values, Type::Vec3));
         }
+    }
+    if !morphs.written.is_empty() && clip.morph_frame(0, morphs.targets).is_some() {
+        let values = (0..clip.frame_count())
+            .filter_map(|f| clip.morph_frame(f, morphs.targets))
+            .flat_map(|weights| morphs.written.iter().map(|&t| weights[t]))
+            .collect();
+        let property = Property::MorphTargetWeights;
+        keyed.push((morphs.node, property, values, Type::Scalar));
     }
     // An animation needs a channel; a clip that holds the bind pose keys the first joint.
     if keyed.is_empty()

@@ -14,7 +14,7 @@ use gltf::json::validation::{Checked::Valid, USize64};
 use gltf::json::{self, Asset, Index, Node, Scene, Skin};
 use serde_json::json;
 
-use super::animation::animation_documents;
+use super::animation::{MorphChannel, animation_documents};
 use super::glb_container;
 use super::gltf_buffers::{Buffers, accessor};
 use crate::Character;
@@ -92,11 +92,11 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     attribute(Semantic::Normals, buffers.push_vec3(&mesh.normals, false));
     // Morph targets as the input carried them (position offsets; viewers keep the normals);
     // one whose offsets no longer match the vertices is not written.
-    let morphs: Vec<&MorphTarget> = mesh
-        .morph_targets
-        .iter()
-        .filter(|t| t.offsets.len() == mesh.positions.len())
+    let written: Vec<usize> = (mesh.morph_targets.iter().enumerate())
+        .filter(|(_, t)| t.offsets.len() == mesh.positions.len())
+        .map(|(i, _)| i)
         .collect();
+    let morphs: Vec<&MorphTarget> = written.iter().map(|&i| &mesh.morph_targets[i]).collect();
     let targets: Vec<json::mesh::MorphTarget> = morphs
         .iter()
         .map(|t| json::mesh::MorphTarget {
@@ -155,9 +155,6 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         // every joint has one common root, as the glTF validator requires.
         let (joints, rest) = joint_nodes(skeleton);
         nodes.extend(joints);
-        if options.animations {
-            animations = animation_documents(&character.animations, skeleton, &rest, &mut buffers);
-        }
         let roots: Vec<Index<Node>> = (skeleton.joints.iter().enumerate())
             .filter(|(_, j)| j.parent.is_none())
             .map(|(i, _)| Index::new(i as u32))
@@ -180,6 +177,16 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
             extras: Default::default(),
         });
         mesh_node.skin = Some(Index::new(0));
+        if options.animations {
+            // The mesh's node comes next.
+            let morphs = MorphChannel {
+                node: nodes.len(),
+                targets: mesh.morph_targets.len(),
+                written: &written,
+            };
+            let clips = &character.animations;
+            animations = animation_documents(clips, skeleton, &rest, &morphs, &mut buffers);
+        }
     }
     scene_nodes.push(Index::push(&mut nodes, mesh_node));
     // One primitive per input part, sharing the vertex attributes; parts without a material

@@ -15,6 +15,10 @@ pub struct Clip {
     pub joint_count: usize,
     /// `times.len() × joint_count` local transforms, frame by frame.
     pub locals: Vec<Transform>,
+    /// Morph target weights frame by frame, `times.len() ×` the mesh's target count (in
+    /// [`crate::mesh::Mesh::morph_targets`] order), or empty for a clip that leaves them at
+    /// rest: a face's expressions and visemes, an exported rig's correctives.
+    pub morph_weights: Vec<f32>,
 }
 
 impl Clip {
@@ -61,6 +65,16 @@ impl Clip {
     /// The joints' world matrices at `time` seconds.
     pub fn world_at(&self, skeleton: &Skeleton, time: f32) -> Vec<Mat4> {
         pose_world(skeleton, &self.locals_at(time))
+    }
+
+    /// The morph target weights at key `frame`, or `None` when the clip does not drive
+    /// `targets` targets.
+    pub fn morph_frame(&self, frame: usize, targets: usize) -> Option<&[f32]> {
+        if targets == 0 || self.morph_weights.len() != self.times.len() * targets {
+            return None;
+        }
+        self.morph_weights
+            .get(frame * targets..(frame + 1) * targets)
     }
 
     /// Whether this clip can drive `skeleton`.
@@ -115,6 +129,7 @@ mod tests {
             times: vec![0.0],
             joint_count: 2,
             locals,
+            morph_weights: Vec::new(),
         };
         assert!(clip.fits(&skeleton));
         let world = clip.world_matrices(&skeleton, 0);

@@ -173,6 +173,7 @@ pub fn read_clips(
             times: times.iter().map(|&t| t as f32).collect(),
             joint_count: joints,
             locals,
+            morph_weights: Vec::new(),
         });
     }
     if unread > 0 {

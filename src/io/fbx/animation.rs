@@ -159,6 +159,7 @@ impl Scene<'_> {
                     .collect(),
                 joint_count: joints.len(),
                 locals,
+                morph_weights: Vec::new(),
             });
         }
         self.warnings.extend(warnings);

@@ -4,7 +4,8 @@
 //! every joint's transform relative to its parent *joint* at the union of those key times. Nodes
 //! between joints that were dropped from the skeleton (an armature object, a scaled root) are
 //! folded into the joint below them, animated or not, so the clip moves the joints exactly as
-//! the file did.
+//! the file did. Morph target weight channels of the character's meshes become the clip's
+//! morph weights, in the merged mesh's target order.
 
 use std::collections::HashMap;
 
@@ -15,6 +16,7 @@ use gltf::animation::{Interpolation, Property, util::ReadOutputs};
 use gltf::json::validation::Checked;
 
 use super::hierarchy::Hierarchy;
+use super::primitive::TargetSlots;
 use crate::Limits;
 use crate::io::accessor_check;
 use crate::rig::{Clip, Transform};
@@ -23,14 +25,23 @@ use crate::rig::{JointId, Skeleton, forward_kinematics};
 /// Key times closer than this (seconds) are one frame.
 const SAME_TIME: f32 = 1e-5;
 
-/// Every animation of `document` that moves at least one joint of `skeleton`; animations and
-/// channels that cannot be used are skipped with a warning.
+/// The character's morph targets as glTF animates them.
+pub struct Morphs<'a> {
+    /// Where each glTF mesh's targets went in the merged mesh.
+    pub slots: &'a TargetSlots,
+    /// Each merged target's rest weight: what a clip that does not key it holds.
+    pub rest: Vec<f32>,
+}
+
+/// Every animation of `document` that moves at least one joint of `skeleton` or weight of the
+/// character's morph targets; animations and channels that cannot be used are skipped with a
+/// warning.
 pub fn read_clips(
     document: &Document,
     buffers: &[Vec<u8>],
     hierarchy: &Hierarchy,
-    skeleton: &Skeleton,
-    joint_of_node: &HashMap<usize, JointId>,
+    (skeleton, joint_of_node): (&Skeleton, &HashMap<usize, JointId>),
+    morphs: &Morphs<'_>,
     limits: &Limits,
     warnings: &mut Vec<String>,
 ) -> Vec<Clip> {
@@ -56,7 +67,10 @@ pub fn read_clips(
                 continue;
             };
             if property == Property::MorphTargetWeights {
-                skipped.push("morph target weights are not kept".to_owned());
+                match Track::read_weights(document, &channel, node, morphs.slots, buffers) {
+                    Ok(weights) => tracks.extend(weights),
+                    Err(reason) => skipped.push(format!("channel {}: {reason}", channel.index())),
+                }
                 continue;
             }
             if !rig.moves_skeleton[node] {
@@ -98,7 +112,7 @@ pub fn read_clips(
             ));
         }
         budget -= times.len() * skeleton.joints.len();
-        clips.push(rig.sample(name, &tracks, times));
+        clips.push(rig.sample(name, &tracks, times, &morphs.rest));
     }
     clips
 }
@@ -173,14 +187,24 @@ impl<'h> RigNodes<'h> {
         }
     }
 
-    /// The clip of `tracks` sampled at `times`.
-    fn sample(&self, name: String, tracks: &[Track], times: Vec<f32>) -> Clip {
+    /// The clip of `tracks` sampled at `times`; morph targets no track keys hold `rest`.
+    fn sample(&self, name: String, tracks: &[Track], times: Vec<f32>, rest: &[f32]) -> Clip {
         let joint_count = self.joint_nodes.len();
         let mut locals = Vec::with_capacity(times.len() * joint_count);
+        let (weights, tracks): (Vec<&Track>, Vec<&Track>) =
+            (tracks.iter()).partition(|t| t.property == Property::MorphTargetWeights);
+        let mut morph_weights = Vec::new();
         let mut node_local: Vec<Option<Transform>> = vec![None; self.rest.len()];
         for &t in &times {
+            if !weights.is_empty() {
+                let first = morph_weights.len();
+                morph_weights.extend_from_slice(rest);
+                for track in &weights {
+                    morph_weights[first + track.slot] = track.value_at(t).x;
+                }
+            }
             node_local.fill(None);
-            for track in tracks {
+            for track in &tracks {
                 let local = node_local[track.node].get_or_insert(self.rest[track.node]);
                 track.apply(t, local);
             }
@@ -217,6 +241,7 @@ impl<'h> RigNodes<'h> {
             times,
             joint_count,
             locals,
+            morph_weights,
         }
     }
 }
@@ -239,10 +264,12 @@ fn target(
 }
 
 /// One channel's keys: times and values (for cubic splines, in-tangent, value, out-tangent per
-/// key), as 4-vectors whatever the property.
+/// key), as 4-vectors whatever the property; a morph weight channel is one track per target.
 struct Track {
     node: usize,
     property: Property,
+    /// For a morph weight track, the merged mesh's target it keys (else 0).
+    slot: usize,
     interpolation: Interpolation,
     times: Vec<f32>,
     values: Vec<Vec4>,
@@ -256,14 +283,7 @@ impl Track {
         buffers: &[Vec<u8>],
     ) -> Result<Self, String> {
         let sampler = channel.sampler();
-        let (input, output) = (sampler.input(), sampler.output());
-        accessor_check::check_kind(
-            &input,
-            buffers,
-            "animation input",
-            &[DataType::F32],
-            Dimensions::Scalar,
-        )?;
+        let output = sampler.output();
         let rotation_types = [
             DataType::F32,
             DataType::I8,
@@ -287,17 +307,8 @@ impl Track {
                 Dimensions::Vec3,
             )?,
         }
+        let times = key_times(channel, buffers)?;
         let reader = channel.reader(|b| buffers.get(b.index()).map(Vec::as_slice));
-        let times: Vec<f32> = reader
-            .read_inputs()
-            .ok_or("its key times cannot be read")?
-            .collect();
-        if times.is_empty() {
-            return Err("it has no keys".into());
-        }
-        if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
-            return Err("its key times are not finite and increasing".into());
-        }
         let values: Vec<Vec4> = match reader.read_outputs() {
             Some(ReadOutputs::Translations(v) | ReadOutputs::Scales(v)) => {
                 v.map(|[x, y, z]| Vec4::new(x, y, z, 0.0)).collect()
@@ -320,10 +331,80 @@ impl Track {
         Ok(Self {
             node,
             property,
+            slot: 0,
             interpolation,
             times,
             values,
         })
+    }
+
+    /// A morph weight channel on `node` as one track per target of the node's mesh that the
+    /// character kept ([`TargetSlots`]); an error for a node without such targets.
+    fn read_weights(
+        document: &Document,
+        channel: &gltf::animation::Channel<'_>,
+        node: usize,
+        slots: &TargetSlots,
+        buffers: &[Vec<u8>],
+    ) -> Result<Vec<Self>, String> {
+        let mesh = (document.nodes().nth(node))
+            .and_then(|n| n.mesh())
+            .ok_or("it keys morph weights of a node without a mesh")?;
+        let targets = mesh
+            .primitives()
+            .next()
+            .map_or(0, |p| p.morph_targets().len());
+        let kept: Vec<(usize, usize)> = (0..targets)
+            .filter_map(|t| slots.get(&(mesh.index(), t)).map(|&slot| (t, slot)))
+            .collect();
+        if kept.is_empty() {
+            return Err("it keys morph weights of a mesh that is not the character's".into());
+        }
+        let output = channel.sampler().output();
+        let weight_types = [
+            DataType::F32,
+            DataType::I8,
+            DataType::U8,
+            DataType::I16,
+            DataType::U16,
+        ];
+        let kind = "morph weights";
+        accessor_check::check_kind(&output, buffers, kind, &weight_types, Dimensions::Scalar)?;
+        let times = key_times(channel, buffers)?;
+        let reader = channel.reader(|b| buffers.get(b.index()).map(Vec::as_slice));
+        let Some(ReadOutputs::MorphTargetWeights(values)) = reader.read_outputs() else {
+            return Err("its values cannot be read".into());
+        };
+        let values: Vec<f32> = values.into_f32().collect();
+        if values.iter().any(|v| !v.is_finite()) {
+            return Err("its values are not finite".into());
+        }
+        let interpolation = channel.sampler().interpolation();
+        let per_key = if interpolation == Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        };
+        if values.len() != times.len() * per_key * targets {
+            return Err(format!(
+                "{} keys of {targets} weights but {} values",
+                times.len(),
+                values.len()
+            ));
+        }
+        // Key k's part p (in-tangent, value, out-tangent) of target t is value (per_key·k + p)·targets + t.
+        Ok((kept.into_iter())
+            .map(|(t, slot)| Self {
+                node,
+                property: Property::MorphTargetWeights,
+                slot,
+                interpolation,
+                times: times.clone(),
+                values: (0..times.len() * per_key)
+                    .map(|part| Vec4::new(values[part * targets + t], 0.0, 0.0, 0.0))
+                    .collect(),
+            })
+            .collect())
     }
 
     /// The value of key `k` (skipping cubic-spline tangents).
@@ -387,6 +468,32 @@ impl Track {
     }
 }
 
+/// A channel's key times, checked finite and increasing.
+fn key_times(
+    channel: &gltf::animation::Channel<'_>,
+    buffers: &[Vec<u8>],
+) -> Result<Vec<f32>, String> {
+    accessor_check::check_kind(
+        &channel.sampler().input(),
+        buffers,
+        "animation input",
+        &[DataType::F32],
+        Dimensions::Scalar,
+    )?;
+    let reader = channel.reader(|b| buffers.get(b.index()).map(Vec::as_slice));
+    let times: Vec<f32> = reader
+        .read_inputs()
+        .ok_or("its key times cannot be read")?
+        .collect();
+    if times.is_empty() {
+        return Err("it has no keys".into());
+    }
+    if times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
+        return Err("its key times are not finite and increasing".into());
+    }
+    Ok(times)
+}
+
 /// The union of the tracks' key times, or `max_frames` evenly spaced times over the same span
 /// when the union is longer (then `true`); `None` when not even one frame fits.
 fn frame_times(tracks: &[Track], max_frames: usize) -> Option<(Vec<f32>, bool)> {
@@ -416,6 +523,7 @@ mod tests {
         Track {
             node: 0,
             property,
+            slot: 0,
             interpolation,
             times: vec![1.0, 2.0],
             values,

@@ -310,12 +310,16 @@ impl SceneReader<'_> {
         mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
         let (materials, images) = self.materials(self.files, &mut warnings);
         let has_skeleton = !skeleton.joints.is_empty();
+        let morphs = clips::Morphs {
+            slots: &target_slots,
+            rest: mesh.morph_targets.iter().map(|t| t.weight).collect(),
+        };
         let animations = clips::read_clips(
             self.document,
             self.buffers,
             &hierarchy,
-            &skeleton,
-            &joint_of_node,
+            (&skeleton, &joint_of_node),
+            &morphs,
             self.limits,
             &mut warnings,
         );
