@@ -424,6 +424,36 @@ fn morph_targets_survive_rigging_export_and_subdivision() {
     }
 }
 
+/// Morph targets are written sparse where they move few vertices (the robot's face shapes),
+/// with the normals' change: a shaped vertex's rest normal plus its delta is the unit normal
+/// of the shaped face, and vertices far from the face keep theirs.
+#[test]
+fn morph_targets_are_written_sparse_with_their_normals() {
+    let robot = load("eval/RobotExpressive.glb");
+    let glb = export_glb(&robot, &ExportOptions::default()).unwrap();
+    let (document, buffers, _) = gltf::import_slice(&glb).unwrap();
+    let data = |b: gltf::Buffer<'_>| Some(&buffers[b.index()].0[..]);
+    let mut shaded = 0;
+    for primitive in document.meshes().flat_map(|m| m.primitives()) {
+        let reader = primitive.reader(data);
+        let rest: Vec<[f32; 3]> = reader.read_normals().unwrap().collect();
+        for (target, (_, normals, _)) in primitive.morph_targets().zip(reader.read_morph_targets())
+        {
+            assert!(target.positions().unwrap().sparse().is_some());
+            let deltas: Vec<[f32; 3]> = normals.expect("normal deltas").collect();
+            assert_eq!(deltas.len(), rest.len());
+            let turned: Vec<usize> = (0..rest.len()).filter(|&v| deltas[v] != [0.0; 3]).collect();
+            assert!(turned.len() < rest.len() / 2, "{} turned", turned.len());
+            for v in turned {
+                let n = glam::Vec3::from(rest[v]) + glam::Vec3::from(deltas[v]);
+                assert!((n.length() - 1.0).abs() < 1e-3, "vertex {v}: {n}");
+                shaded += 1;
+            }
+        }
+    }
+    assert!(shaded > 100, "{shaded} shaded vertices");
+}
+
 /// RobotExpressive's clips key its face's three morph targets: imported, every key of the
 /// file's weight channels is the clip's weight at that time, and written out and read back,
 /// the weights come back as they were (also where a clip moves them).

@@ -3,7 +3,8 @@
 //! (`animation`) alike.
 
 use glam::Vec3;
-use gltf::json::accessor::{ComponentType, GenericComponentType, Type};
+use gltf::json::accessor::sparse::{self, Sparse};
+use gltf::json::accessor::{ComponentType, GenericComponentType, IndexComponentType, Type};
 use gltf::json::buffer::{Target, View};
 use gltf::json::validation::{Checked::Valid, USize64};
 use gltf::json::{Accessor, Index};
@@ -64,6 +65,47 @@ impl Buffers {
             floats.max = Some(json!(max));
         }
         self.push(&bytes, target, floats)
+    }
+
+    /// Appends offsets (morph target deltas), sparse — the moved elements and their indices —
+    /// where that is smaller, as a face's shapes are (they move a few hundred vertices of
+    /// thousands); with bounds when asked, over every element.
+    pub(super) fn push_offsets(&mut self, values: &[Vec3], with_bounds: bool) -> Index<Accessor> {
+        let moved: Vec<u32> = (0..values.len() as u32)
+            .filter(|&i| values[i as usize] != Vec3::ZERO)
+            .collect();
+        // A sparse element costs its index (4 bytes) beside its 12.
+        if moved.is_empty() || moved.len() * 16 >= values.len() * 12 {
+            return self.push_vec3(values, with_bounds);
+        }
+        let mut offsets = accessor(ComponentType::F32, Type::Vec3, values.len());
+        if with_bounds {
+            let bounds = crate::mesh::Aabb::from_points(values);
+            offsets.min = Some(json!(bounds.min.to_array()));
+            offsets.max = Some(json!(bounds.max.to_array()));
+        }
+        let indices: Vec<u8> = moved.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let floats = moved.iter().flat_map(|&i| values[i as usize].to_array());
+        let floats: Vec<u8> = floats.flat_map(f32::to_le_bytes).collect();
+        offsets.sparse = Some(Sparse {
+            count: USize64::from(moved.len()),
+            indices: sparse::Indices {
+                buffer_view: self.push_view(&indices, None),
+                byte_offset: USize64(0),
+                component_type: Valid(IndexComponentType(ComponentType::U32)),
+                extensions: None,
+                extras: Default::default(),
+            },
+            values: sparse::Values {
+                buffer_view: self.push_view(&floats, None),
+                byte_offset: USize64(0),
+                extensions: None,
+                extras: Default::default(),
+            },
+            extensions: None,
+            extras: Default::default(),
+        });
+        Index::push(&mut self.accessors, offsets)
     }
 
     pub(super) fn push_vec3(&mut self, values: &[Vec3], with_bounds: bool) -> Index<Accessor> {

@@ -90,18 +90,22 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         buffers.push_vec3(&mesh.positions, true),
     );
     attribute(Semantic::Normals, buffers.push_vec3(&mesh.normals, false));
-    // Morph targets as the input carried them (position offsets; viewers keep the normals);
-    // one whose offsets no longer match the vertices is not written.
+    // Morph targets as the input carried them, with the normals' change so that a shaped face
+    // shades as its shape; one whose offsets no longer match the vertices is not written.
     let written: Vec<usize> = (mesh.morph_targets.iter().enumerate())
         .filter(|(_, t)| t.offsets.len() == mesh.positions.len())
         .map(|(i, _)| i)
         .collect();
     let morphs: Vec<&MorphTarget> = written.iter().map(|&i| &mesh.morph_targets[i]).collect();
+    let rest_normals = match morphs.is_empty() {
+        true => Vec::new(),
+        false => crate::mesh::vertex_normals(&mesh.positions, &mesh.triangles),
+    };
     let targets: Vec<json::mesh::MorphTarget> = morphs
         .iter()
         .map(|t| json::mesh::MorphTarget {
-            positions: Some(buffers.push_vec3(&t.offsets, true)),
-            normals: None,
+            positions: Some(buffers.push_offsets(&t.offsets, true)),
+            normals: Some(buffers.push_offsets(&normal_offsets(mesh, &rest_normals, t), false)),
             tangents: None,
         })
         .collect();
@@ -276,6 +280,17 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     root.buffer_views = views;
     let json = serde_json::to_vec(&root).unwrap_or_default();
     Ok(glb_container::write(&json, &bin))
+}
+
+/// How `target` turns each vertex normal of `mesh`: the normals of the shaped mesh less
+/// those of the rest one (`rest`, computed the same way), so exactly zero where no vertex
+/// around moved.
+fn normal_offsets(mesh: &crate::mesh::Mesh, rest: &[Vec3], target: &MorphTarget) -> Vec<Vec3> {
+    let shaped: Vec<Vec3> = (mesh.positions.iter().zip(&target.offsets))
+        .map(|(p, d)| *p + *d)
+        .collect();
+    let shaped = crate::mesh::vertex_normals(&shaped, &mesh.triangles);
+    (shaped.iter().zip(rest)).map(|(s, n)| *s - *n).collect()
 }
 
 /// The glTF mesh: its primitives and, with morph targets, their rest weights and names.
