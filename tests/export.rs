@@ -424,6 +424,47 @@ fn morph_targets_survive_rigging_export_and_subdivision() {
     }
 }
 
+/// Vertex colours are read, kept through rigging and subdivision, and written back as
+/// COLOR_0.
+#[test]
+fn vertex_colours_survive_rigging_export_and_subdivision() {
+    // The mannequin's three parts carry near-white colours.
+    let mannequin = load("eval/mannequiny.glb");
+    assert_eq!(mannequin.mesh.colors.len(), mannequin.mesh.vertex_count());
+    assert!(
+        (mannequin.mesh.colors.iter()).all(|c| c.min_element() > 0.99 && c.max_element() <= 1.0)
+    );
+    // A fox painted from red at its lowest point to blue at its highest.
+    let mut fox = load("eval/Fox.glb");
+    assert!(fox.mesh.colors.is_empty());
+    let bounds = fox.mesh.bounds();
+    fox.mesh.colors = (fox.mesh.positions.iter())
+        .map(|p| {
+            let s = (p.y - bounds.min.y) / (bounds.max.y - bounds.min.y);
+            glam::Vec4::new(1.0 - s, 0.2, s, 1.0)
+        })
+        .collect();
+    let mut rigged = fox.clone();
+    rigkit::pipeline::rig_character(
+        &mut rigged,
+        &rigkit::pipeline::RigRequest::default(),
+        |_| {},
+    )
+    .unwrap();
+    let back = round_trip(&rigged, &ExportOptions::default());
+    assert_eq!(back.mesh.colors.len(), fox.mesh.colors.len());
+    let worst = (fox.mesh.colors.iter().zip(&back.mesh.colors))
+        .map(|(a, b)| (*a - *b).abs().max_element())
+        .fold(0.0, f32::max);
+    assert!(worst < 1e-6, "colours moved {worst}");
+    let (fine, parents) = rigkit::mesh::subdivide(&fox.mesh);
+    let n = fox.mesh.vertex_count();
+    assert_eq!(fine.colors.len(), fine.vertex_count());
+    let [p, q] = parents[0];
+    let halfway = 0.5 * (fox.mesh.colors[p as usize] + fox.mesh.colors[q as usize]);
+    assert!(fine.colors[n].abs_diff_eq(halfway, 1e-6));
+}
+
 /// Morph targets are written sparse where they move few vertices (the robot's face shapes),
 /// with the normals' change: a shaped vertex's rest normal plus its delta is the unit normal
 /// of the shaped face, and vertices far from the face keep theirs.

@@ -85,6 +85,7 @@ fn grid_character(triangles: usize) -> Character {
             uvs: Vec::new(),
             triangles: tris,
             parts: Vec::new(),
+            colors: Vec::new(),
             morph_targets: Vec::new(),
         },
         skeleton: Some(Skeleton {

@@ -186,6 +186,7 @@ impl Anny {
             uvs: Vec::new(),
             triangles: self.triangles.clone(),
             parts: Vec::new(),
+            colors: Vec::new(),
             morph_targets: Vec::new(),
         };
         Character {

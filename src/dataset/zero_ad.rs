@@ -288,6 +288,7 @@ pub fn character(
             uvs: pmd.uvs.clone(),
             triangles: pmd.triangles.clone(),
             parts: Vec::new(),
+            colors: Vec::new(),
             morph_targets: Vec::new(),
         },
         skeleton: Some(Skeleton { joints }),

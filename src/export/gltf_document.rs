@@ -117,6 +117,16 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
             buffers.push_floats(uvs, Type::Vec2, target, None),
         );
     }
+    // White everywhere changes no material: not written.
+    let coloured = mesh.colors.iter().any(|c| *c != glam::Vec4::ONE);
+    if coloured && mesh.colors.len() == mesh.positions.len() {
+        let colors = mesh.colors.iter().flat_map(|c| c.to_array());
+        let target = Some(Target::ArrayBuffer);
+        attribute(
+            Semantic::Colors(0),
+            buffers.push_floats(colors, Type::Vec4, target, None),
+        );
+    }
 
     let name = if character.name.is_empty() {
         "character"

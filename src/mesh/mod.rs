@@ -19,7 +19,7 @@ pub use unit_box::UnitBox;
 pub use winding::winding_number;
 pub use winding_tree::WindingTree;
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec4};
 
 /// The parameter in [0, 1] of the point of segment `a`–`b` nearest `p` (that point is
 /// `a + (b - a) * t`); 0 for a segment of no length.
@@ -46,6 +46,10 @@ pub struct Mesh {
     pub normals: Vec<Vec3>,
     /// Texture coordinates, one per position, or empty when the input had none.
     pub uvs: Vec<Vec2>,
+    /// Vertex colours (linear RGBA, multiplying the material's colour as glTF's `COLOR_0`
+    /// does), one per position, or empty when the input had none: many low-poly characters
+    /// are coloured this way rather than by a texture.
+    pub colors: Vec<Vec4>,
     /// Counter-clockwise triangles indexing `positions`.
     pub triangles: Vec<[u32; 3]>,
     /// The input's primitives, as consecutive runs of `triangles`, each with its material.

@@ -6,12 +6,14 @@ use std::collections::HashMap;
 use super::{Mesh, MeshPart, MorphTarget, vertex_normals};
 
 /// `mesh` with each triangle split into four (shared edges share their midpoint), parts and
-/// their materials kept, UVs interpolated, normals recomputed. Returns the new mesh and, for
+/// their materials kept, UVs and vertex colours interpolated, normals recomputed. Returns the new mesh and, for
 /// each vertex added after the originals, the two vertices it is the midpoint of.
 pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
     let mut positions = mesh.positions.clone();
     let mut uvs = mesh.uvs.clone();
     let has_uvs = uvs.len() == positions.len();
+    let mut colors = mesh.colors.clone();
+    let has_colors = colors.len() == positions.len();
     let mut parents: Vec<[u32; 2]> = Vec::new();
     let mut midpoints: HashMap<(u32, u32), u32> = HashMap::new();
     let mut midpoint = |a: u32, b: u32| -> u32 {
@@ -20,6 +22,9 @@ pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
             positions.push((pa + pb) * 0.5);
             if has_uvs {
                 uvs.push((uvs[a as usize] + uvs[b as usize]) * 0.5);
+            }
+            if has_colors {
+                colors.push((colors[a as usize] + colors[b as usize]) * 0.5);
             }
             parents.push([a, b]);
             positions.len() as u32 - 1
@@ -60,6 +65,7 @@ pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
         positions,
         normals,
         uvs: if has_uvs { uvs } else { Vec::new() },
+        colors: if has_colors { colors } else { Vec::new() },
         triangles,
         parts,
         morph_targets,

@@ -154,6 +154,15 @@ impl SceneReader<'_> {
             mesh.uvs
                 .resize(mesh.positions.len() + count, glam::Vec2::ZERO);
         }
+        let colors = self.read_colors(primitive, count).map_err(bad)?;
+        if let Some(colors) = colors {
+            // Earlier primitives without colours are white, which leaves their materials be.
+            mesh.colors.resize(mesh.positions.len(), glam::Vec4::ONE);
+            mesh.colors.extend(colors);
+        } else if !mesh.colors.is_empty() {
+            mesh.colors
+                .resize(mesh.positions.len() + count, glam::Vec4::ONE);
+        }
         for (p, vertex_influences) in local.iter().zip(&influences) {
             mesh.positions.push(binding.place(*p, vertex_influences));
             skin.push_vertex(vertex_influences.iter().copied());
@@ -262,6 +271,42 @@ impl SceneReader<'_> {
                 .map(|uv| {
                     let uv = glam::Vec2::from_array(uv);
                     if uv.is_finite() { uv } else { glam::Vec2::ZERO }
+                })
+                .collect()
+        }))
+    }
+
+    /// COLOR_0 as linear RGBA floats (RGB gets an opaque alpha), when the primitive has it.
+    pub(super) fn read_colors(
+        &self,
+        primitive: &Primitive<'_>,
+        count: usize,
+    ) -> Result<Option<Vec<glam::Vec4>>, String> {
+        let Some(accessor) = primitive.get(&gltf::Semantic::Colors(0)) else {
+            return Ok(None);
+        };
+        let types = [DataType::F32, DataType::U8, DataType::U16];
+        let dimensions = match accessor.dimensions() {
+            Dimensions::Vec3 => Dimensions::Vec3,
+            _ => Dimensions::Vec4,
+        };
+        accessor_check::check_kind(&accessor, self.buffers, "COLOR_0", &types, dimensions)?;
+        if accessor.count() != count {
+            return Err(format!(
+                "COLOR_0 has {} entries for {count} vertices",
+                accessor.count()
+            ));
+        }
+        let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
+        Ok(reader.read_colors(0).map(|c| {
+            c.into_rgba_f32()
+                .map(|rgba| {
+                    let rgba = glam::Vec4::from_array(rgba);
+                    if rgba.is_finite() {
+                        rgba
+                    } else {
+                        glam::Vec4::ONE
+                    }
                 })
                 .collect()
         }))
