@@ -252,19 +252,8 @@ impl SceneReader<'_> {
         let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(0)) else {
             return Ok(None);
         };
-        accessor_check::check_kind(
-            &accessor,
-            self.buffers,
-            "TEXCOORD_0",
-            &[DataType::F32, DataType::U8, DataType::U16],
-            Dimensions::Vec2,
-        )?;
-        if accessor.count() != count {
-            return Err(format!(
-                "TEXCOORD_0 has {} entries for {count} vertices",
-                accessor.count()
-            ));
-        }
+        let types = [DataType::F32, DataType::U8, DataType::U16];
+        self.check_attribute(&accessor, "TEXCOORD_0", &types, Dimensions::Vec2, count)?;
         let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
         Ok(reader.read_tex_coords(0).map(|t| {
             t.into_f32()
@@ -274,6 +263,26 @@ impl SceneReader<'_> {
                 })
                 .collect()
         }))
+    }
+
+    /// Checks a vertex attribute's accessor: its kind ([`accessor_check::check_kind`]) and
+    /// one entry per vertex of the primitive.
+    fn check_attribute(
+        &self,
+        accessor: &gltf::Accessor<'_>,
+        what: &str,
+        types: &[DataType],
+        dimensions: Dimensions,
+        count: usize,
+    ) -> Result<(), String> {
+        accessor_check::check_kind(accessor, self.buffers, what, types, dimensions)?;
+        if accessor.count() != count {
+            return Err(format!(
+                "{what} has {} entries for {count} vertices",
+                accessor.count()
+            ));
+        }
+        Ok(())
     }
 
     /// COLOR_0 as linear RGBA floats (RGB gets an opaque alpha), when the primitive has it.
@@ -290,13 +299,7 @@ impl SceneReader<'_> {
             Dimensions::Vec3 => Dimensions::Vec3,
             _ => Dimensions::Vec4,
         };
-        accessor_check::check_kind(&accessor, self.buffers, "COLOR_0", &types, dimensions)?;
-        if accessor.count() != count {
-            return Err(format!(
-                "COLOR_0 has {} entries for {count} vertices",
-                accessor.count()
-            ));
-        }
+        self.check_attribute(&accessor, "COLOR_0", &types, dimensions, count)?;
         let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
         Ok(reader.read_colors(0).map(|c| {
             c.into_rgba_f32()
