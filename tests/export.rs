@@ -19,6 +19,14 @@ fn round_trip(c: &Character, options: &ExportOptions) -> Character {
     import(&glb, "exported.glb", &Limits::default()).unwrap()
 }
 
+/// `c` given a new skeleton and weights by the default rig.
+fn rigged_anew(c: &Character) -> Character {
+    let mut rigged = c.clone();
+    let request = rigkit::pipeline::RigRequest::default();
+    rigkit::pipeline::rig_character(&mut rigged, &request, |_| {}).unwrap();
+    rigged
+}
+
 /// A Quaternius mech of the space kit: a non-joint armature above three root joints (body and
 /// two feet), IK pole targets and 17 clips; the small stand-in in `tests/data` for the mech pack.
 const MECH: &str = "train/quaternius-glb/ultimate-space-kit/Mech_RaeTheRedPanda.glb";
@@ -389,14 +397,7 @@ fn morph_targets_survive_rigging_export_and_subdivision() {
         );
     }
     // Rigged anew and written out, the targets come back as they were.
-    let mut rigged = original.clone();
-    rigkit::pipeline::rig_character(
-        &mut rigged,
-        &rigkit::pipeline::RigRequest::default(),
-        |_| {},
-    )
-    .unwrap();
-    let back = round_trip(&rigged, &ExportOptions::default());
+    let back = round_trip(&rigged_anew(&original), &ExportOptions::default());
     assert_eq!(back.info().morph_targets, ["Angry", "Surprised", "Sad"]);
     for (a, b) in original
         .mesh
@@ -444,14 +445,7 @@ fn vertex_colours_survive_rigging_export_and_subdivision() {
             glam::Vec4::new(1.0 - s, 0.2, s, 1.0)
         })
         .collect();
-    let mut rigged = fox.clone();
-    rigkit::pipeline::rig_character(
-        &mut rigged,
-        &rigkit::pipeline::RigRequest::default(),
-        |_| {},
-    )
-    .unwrap();
-    let back = round_trip(&rigged, &ExportOptions::default());
+    let back = round_trip(&rigged_anew(&fox), &ExportOptions::default());
     assert_eq!(back.mesh.colors.len(), fox.mesh.colors.len());
     let worst = (fox.mesh.colors.iter().zip(&back.mesh.colors))
         .map(|(a, b)| (*a - *b).abs().max_element())
@@ -578,6 +572,50 @@ fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
     out.extend_from_slice(&json);
     out.extend_from_slice(rest);
     out
+}
+
+/// Vertex colours fewer than the vertices refuse the file by the attribute's name; a morph
+/// weight channel with the wrong number of values is skipped with a warning saying why, and
+/// the clip keeps its joints.
+#[test]
+fn broken_colours_and_weight_channels_are_named() {
+    let mut fox = load("eval/Fox.glb");
+    fox.mesh.colors = vec![glam::Vec4::new(1.0, 0.5, 0.25, 1.0); fox.mesh.vertex_count()];
+    let glb = export_glb(&fox, &ExportOptions::default()).unwrap();
+    let short = edit_glb(&glb, |d| {
+        let colors = d["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"]
+            .as_u64()
+            .unwrap() as usize;
+        let count = d["accessors"][colors]["count"].as_u64().unwrap();
+        d["accessors"][colors]["count"] = serde_json::json!(count - 1);
+    });
+    let err = import(&short, "short.glb", &Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("COLOR_0 has"), "{err}");
+
+    let glb = export_glb(&load("eval/RobotExpressive.glb"), &ExportOptions::default()).unwrap();
+    let mut clip = String::new();
+    let short = edit_glb(&glb, |d| {
+        let animation = &d["animations"][0];
+        clip = animation["name"].as_str().unwrap().to_owned();
+        let channel = (animation["channels"].as_array().unwrap().iter())
+            .find(|c| c["target"]["path"] == "weights")
+            .unwrap();
+        let sampler = channel["sampler"].as_u64().unwrap() as usize;
+        let output = animation["samplers"][sampler]["output"].as_u64().unwrap() as usize;
+        let count = d["accessors"][output]["count"].as_u64().unwrap();
+        d["accessors"][output]["count"] = serde_json::json!(count - 1);
+    });
+    let back = import(&short, "short.glb", &Limits::default()).unwrap();
+    assert!(
+        (back.warnings.iter()).any(|w| w.contains(&clip) && w.contains("weights but")),
+        "{:?}",
+        back.warnings
+    );
+    let first = &back.animations[0];
+    assert_eq!(first.name, clip);
+    assert!(first.morph_weights.is_empty() && first.frame_count() > 0);
 }
 
 #[test]
