@@ -25,6 +25,7 @@ pub mod character;
 pub mod choice;
 #[cfg(feature = "compute")]
 pub mod compute;
+pub mod correctives;
 #[cfg(feature = "dataset")]
 pub mod dataset;
 pub mod document;
@@ -35,6 +36,7 @@ pub mod eval;
 pub mod export;
 pub mod io;
 pub mod limits;
+mod linalg;
 pub mod mesh;
 #[cfg(feature = "compute")]
 pub mod neural;

@@ -139,6 +139,7 @@ fn help_shows_the_product_commands_and_each_commands_usage() {
         "eval",
         "eval-fit",
         "eval-landmarks",
+        "eval-correctives",
         "recognise",
         "dataset",
         "train",
@@ -813,4 +814,51 @@ fn eval_fit_and_eval_landmarks_score_fitted_templates() {
         !ok && stderr.contains("unknown template 'rig-cat'") && stderr.contains("rig-fox"),
         "{stderr}"
     );
+}
+
+/// `rigkit animate --correctives`: corrective morph targets beside the skin, keyed through
+/// the new clip so that engines play them; the file reads back with them.
+#[test]
+fn animate_adds_correctives_keyed_through_the_clip() {
+    let dir = std::env::temp_dir().join(format!("rigkit-cli-correctives-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("corrected.glb");
+    let (mannequin, bvh) = (data("eval/mannequiny.glb"), data("motion/cmu/01_01.bvh"));
+    let (ok, stdout, stderr) = rigkit_with(
+        &[
+            "animate".as_ref(),
+            mannequin.as_os_str(),
+            "--motion".as_ref(),
+            bvh.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ],
+        &["--correctives"],
+    );
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("32 corrective targets"), "{stdout}");
+    let bytes = std::fs::read(&out).unwrap();
+    let character = rigkit::io::import_files(
+        &[rigkit::io::InputFile {
+            name: "corrected.glb",
+            bytes: &bytes,
+        }],
+        &rigkit::Limits::default(),
+    )
+    .unwrap();
+    let targets = &character.mesh.morph_targets;
+    assert_eq!(targets.len(), 32);
+    assert!(targets.iter().all(|t| t.name.starts_with("corrective_")));
+    let clip = &character.animations[0];
+    let (first, middle) = (
+        clip.morph_frame(0, 32).unwrap(),
+        clip.morph_frame(clip.frame_count() / 2, 32).unwrap(),
+    );
+    let moved = first
+        .iter()
+        .zip(middle)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(moved > 0.05, "corrective weights moved only {moved}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const LOWER: &[&str] = &["mesh", "rig", "volume", "io"];
 const HIGHER: &[&str] = &[
     "anim",
+    "correctives",
     "skeleton",
     "skin",
     "recognise",

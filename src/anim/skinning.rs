@@ -21,7 +21,7 @@ pub fn skinning_matrices(skeleton: &Skeleton, posed_world: &[Mat4]) -> Vec<Mat4>
 pub fn skin_positions(rest: &[Vec3], skin: &SkinWeights, skinning: &[Mat4]) -> Vec<Vec3> {
     rest.iter()
         .enumerate()
-        .map(|(v, p)| blended(skin, v, skinning).map_or(*p, |m| m.transform_point3(*p)))
+        .map(|(v, p)| blended_matrix(skin, v, skinning).map_or(*p, |m| m.transform_point3(*p)))
         .collect()
 }
 
@@ -31,14 +31,15 @@ pub fn skin_normals(rest: &[Vec3], skin: &SkinWeights, skinning: &[Mat4]) -> Vec
     rest.iter()
         .enumerate()
         .map(|(v, n)| {
-            blended(skin, v, skinning).map_or(*n, |m| m.transform_vector3(*n).normalize_or(*n))
+            blended_matrix(skin, v, skinning)
+                .map_or(*n, |m| m.transform_vector3(*n).normalize_or(*n))
         })
         .collect()
 }
 
 /// Vertex `v`'s skinning matrices averaged by its weights; `None` when nothing moves it.
 /// Blending is linear, so this moves a point exactly as the weighted sum of its moves.
-fn blended(skin: &SkinWeights, v: usize, skinning: &[Mat4]) -> Option<Mat4> {
+pub fn blended_matrix(skin: &SkinWeights, v: usize, skinning: &[Mat4]) -> Option<Mat4> {
     let (mut sum, mut total) = (Mat4::ZERO, 0.0);
     for i in skin.influences(v) {
         if let Some(m) = skinning.get(i.joint.index()) {

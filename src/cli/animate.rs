@@ -37,6 +37,10 @@ pub struct AnimateArgs {
     /// Keep the character's own clips after the new one
     #[arg(long)]
     keep_clips: bool,
+    /// Add corrective morph targets (up to 32) that keep bent elbows and knees and twisted
+    /// forearms from collapsing, their weights keyed in every clip
+    #[arg(long)]
+    correctives: bool,
 }
 
 pub fn animate(args: &AnimateArgs) -> Result<(), CliError> {
@@ -61,8 +65,12 @@ pub fn animate(args: &AnimateArgs) -> Result<(), CliError> {
         character.animations.clear();
     }
     character.animations.insert(0, clip);
+    let correctives = options::correct(&mut character, args.correctives)?;
     super::save(&character, &ExportOptions::default(), output)?;
-    out!("wrote {output}: {summary}");
+    out!(
+        "wrote {output}: {summary}{}",
+        options::corrective_count(correctives)
+    );
     Ok(())
 }
 

@@ -206,7 +206,7 @@ fn rig_one(
                 None,
                 |_| {},
             ))?;
-            export.rename(&mut character);
+            export.prepare(&mut character)?;
             let glb = export_glb(&character, &export.options())?;
             let target = output.join(&out_rel);
             if let Some(parent) = target.parent() {

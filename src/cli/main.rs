@@ -14,6 +14,7 @@ mod batch;
 mod bench;
 mod dataset;
 mod eval;
+mod eval_correctives;
 mod eval_fit;
 mod eval_landmarks;
 mod fit_costs;
@@ -74,6 +75,7 @@ enum Command {
 enum Lab {
     Eval(eval::EvalArgs),
     EvalFit(eval_fit::EvalFitArgs),
+    EvalCorrectives(eval_correctives::EvalCorrectivesArgs),
     EvalLandmarks(eval_landmarks::EvalLandmarksArgs),
     Recognise(recognise::RecogniseArgs),
     FitCosts(fit_costs::FitCostsArgs),
@@ -124,6 +126,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Lab(command) => match command {
             Lab::Eval(args) => eval::eval(&args),
             Lab::EvalFit(args) => eval_fit::eval_fit(&args),
+            Lab::EvalCorrectives(args) => eval_correctives::eval_correctives(&args),
             Lab::EvalLandmarks(args) => eval_landmarks::eval_landmarks(&args),
             Lab::Recognise(args) => recognise::recognise(&args),
             Lab::FitCosts(args) => fit_costs::fit_costs(&args),
@@ -261,13 +264,14 @@ fn convert(args: &ConvertArgs) -> Result<(), CliError> {
         character.skin = character.skin.map(|w| w.with_midpoints(&parents));
         character.mesh = mesh;
     }
-    args.export.rename(&mut character);
+    let correctives = args.export.prepare(&mut character)?;
     let written = save(&character, &options, output)?;
     let info = character.info();
     out!(
-        "wrote {output}: {} vertices, {} joints, {written} bytes",
+        "wrote {output}: {} vertices, {} joints, {written} bytes{}",
         info.vertices,
         info.joints,
+        options::corrective_count(correctives),
     );
     Ok(())
 }

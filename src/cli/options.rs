@@ -52,6 +52,10 @@ pub struct Export {
     /// VRM), so that clips and engines find them
     #[arg(long, value_name = "mixamo|unity|unreal|vrm")]
     pub bone_names: Option<BoneNames>,
+    /// Add corrective morph targets (up to 32) that keep bent elbows and knees and twisted
+    /// forearms from collapsing, their weights keyed in every clip
+    #[arg(long)]
+    pub correctives: bool,
 }
 
 impl Export {
@@ -62,12 +66,25 @@ impl Export {
         }
     }
 
-    /// Renames the character's humanoid joints as `--bone-names` asks.
-    pub fn rename(&self, character: &mut Character) {
+    /// Renames the character's humanoid joints as `--bone-names` asks, then adds correctives
+    /// if `--correctives` asks (named after the joints as written); returns how many.
+    pub fn prepare(&self, character: &mut Character) -> Result<Option<usize>, CliError> {
         if let (Some(names), Some(skeleton)) = (self.bone_names, character.skeleton.as_mut()) {
             rigkit::rig::rename_humanoid(skeleton, names);
         }
+        correct(character, self.correctives)
     }
+}
+
+/// Adds correctives to `character` when `wanted` ([`rigkit::correctives::add_correctives`]);
+/// how many targets were added.
+pub fn correct(character: &mut Character, wanted: bool) -> Result<Option<usize>, CliError> {
+    if !wanted {
+        return Ok(None);
+    }
+    let options = rigkit::correctives::CorrectiveOptions::default();
+    let correctives = rigkit::correctives::add_correctives(character, &options)?;
+    Ok(Some(correctives.shapes.len()))
 }
 
 /// A template's name (`auto`, `free`, ours, or one of the library's: `rig-fox`, …; see
@@ -86,6 +103,11 @@ pub fn skeleton_source(template: &str) -> Result<SkeletonSource, CliError> {
             Ok(rigkit::read::skeleton_source(&bytes, template, &limits)?)
         }
     }
+}
+
+/// `, N corrective targets` for a command's summary line, when correctives were added.
+pub fn corrective_count(added: Option<usize>) -> String {
+    added.map_or(String::new(), |n| format!(", {n} corrective targets"))
 }
 
 /// An output file rigkit can write, told by its extension.

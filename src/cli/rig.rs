@@ -63,11 +63,12 @@ pub fn skin(args: &SkinArgs) -> Result<(), CliError> {
     let seconds = started.elapsed().as_secs_f32();
     let joints = skeleton.joints.len();
     character.skin = Some(skin);
-    args.export.rename(&mut character);
+    let correctives = args.export.prepare(&mut character)?;
     super::save(&character, &args.export.options(), output)?;
     out!(
-        "wrote {output}: {} vertices skinned to {joints} joints in {seconds:.3} s",
+        "wrote {output}: {} vertices skinned to {joints} joints in {seconds:.3} s{}",
         character.mesh.vertex_count(),
+        options::corrective_count(correctives),
     );
     Ok(())
 }
@@ -106,12 +107,13 @@ pub fn rig(args: &RigArgs) -> Result<(), CliError> {
         out!("{}", describe_choice(recognised));
     }
     let total = started.elapsed().as_secs_f32();
-    args.export.rename(&mut character);
+    let correctives = args.export.prepare(&mut character)?;
     let joints = character.skeleton.as_ref().map_or(0, |s| s.joints.len());
     super::save(&character, &args.export.options(), output)?;
     out!(
-        "wrote {output}: {} vertices, {joints} joints (skeleton {fitted:.3} s, total {total:.3} s)",
+        "wrote {output}: {} vertices, {joints} joints (skeleton {fitted:.3} s, total {total:.3} s){}",
         character.mesh.vertex_count(),
+        options::corrective_count(correctives),
     );
     Ok(())
 }

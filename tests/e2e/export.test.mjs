@@ -65,10 +65,13 @@ before(() => {
     [path.join(data, 'eval', 'mannequiny.glb'), path.join(data, 'motion', 'cmu', '01_01.bvh'), 'mannequiny-cmu.glb'],
     [path.join(creature, 'quadruped-4.glb'), 'walk', 'quadruped-walk.glb'],
     [path.join(creature, 'bird-4.glb'), 'flap', 'bird-flap.glb'],
+    // With corrective morph targets keyed through the clip.
+    [path.join(data, 'eval', 'mannequiny.glb'), path.join(data, 'motion', 'cmu', '01_01.bvh'),
+      'mannequiny-corrected.glb', '--correctives'],
   ];
-  for (const [input, motion, name] of animations) {
+  for (const [input, motion, name, ...more] of animations) {
     const file = path.join(animatedDir, name);
-    execFileSync(bin, ['animate', input, '--motion', motion, '-o', file]);
+    execFileSync(bin, ['animate', input, '--motion', motion, '-o', file, ...more]);
     const { joints } = JSON.parse(execFileSync(bin, ['info', file, '--json']));
     exported.push({ file, joints, input: file, animated: true });
   }
@@ -92,8 +95,8 @@ before(() => {
 });
 
 test('converted eval characters pass the glTF validator', async () => {
-  // Four files per eval character, two humanoid rigs, three animated and 16 generated ones.
-  assert.ok(exported.length >= 4 * evalCount + 2 + 3 + 16, `${exported.length} files exported`);
+  // Four files per eval character, two humanoid rigs, four animated and 16 generated ones.
+  assert.ok(exported.length >= 4 * evalCount + 2 + 4 + 16, `${exported.length} files exported`);
   for (const { file } of exported) {
     const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)));
     const errors = report.issues.messages.filter((m) => m.severity === 0);
@@ -129,7 +132,7 @@ test('animated characters play in three.js: the skinned vertices move', async (t
   await page.goto(`${server.url}tests/e2e/threejs.html`);
   await page.waitForFunction(() => window.ready === true);
   const animated = exported.filter((e) => e.animated);
-  assert.equal(animated.length, 3);
+  assert.equal(animated.length, 4);
   for (const { file } of animated) {
     const url = `/${path.relative(repo, file).split(path.sep).join('/')}`;
     const r = await page.evaluate((u) => window.skinnedTravel(u, 0, [0, 0.25, 0.5, 2.0]), url);
@@ -137,6 +140,23 @@ test('animated characters play in three.js: the skinned vertices move', async (t
     assert.ok(r.finite, `${url}: non-finite skinned vertices`);
     assert.ok(r.travel > 0.02 * r.size, `${url}: vertices moved ${r.travel} (size ${r.size})`);
   }
+});
+
+test('corrective morph weights play in three.js: named targets whose influences move', async (t) => {
+  const server = await serve(repo);
+  const browser = await launch({ webgpu: false });
+  t.after(async () => { await browser.close(); await server.close(); });
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}tests/e2e/threejs.html`);
+  await page.waitForFunction(() => window.ready === true);
+  const file = exported.find((e) => e.file.endsWith('mannequiny-corrected.glb')).file;
+  const url = `/${path.relative(repo, file).split(path.sep).join('/')}`;
+  const r = await page.evaluate((u) => window.morphInfluences(u, 0, [0, 2, 4, 8]), url);
+  assert.equal(r.names.length, 32, JSON.stringify(r.names));
+  assert.ok(r.names.every((n) => n.startsWith('corrective_')), JSON.stringify(r.names));
+  const moved = Math.max(...r.influences[0].map((w, i) =>
+    Math.max(...r.influences.map((frame) => Math.abs(frame[i] - w)))));
+  assert.ok(moved > 0.05, `corrective influences moved only ${moved}`);
 });
 
 test('animations survive conversion: three.js poses the same bones the same way', async (t) => {

@@ -1,0 +1,123 @@
+//! `rigkit lab eval-correctives FILE…`: how much of linear blending's error against the
+//! reference deformation the fitted correctives remove, pose by pose, on rigged characters.
+
+use std::time::Instant;
+
+use clap::Args;
+use rigkit::correctives::{CorrectiveOptions, fit, pose_error, test_poses};
+
+use super::CliError;
+
+/// Score correctives on rigged characters
+///
+/// Fits correctives to each rigged character (its own skeleton and weights) and prints, for the
+/// standard test poses and random ones, linear blending's distance from the reference
+/// (dual-quaternion skinning) without and with them, x1e-2 of the mesh's longest side, and
+/// the volume change of each
+#[derive(Args)]
+pub struct EvalCorrectivesArgs {
+    /// Rigged characters
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<String>,
+    /// At most this many corrective targets
+    #[arg(long, default_value_t = 32)]
+    targets: usize,
+    /// Random rotations each joint is sampled at
+    #[arg(long, default_value_t = CorrectiveOptions::default().samples)]
+    samples: usize,
+    /// Shapes per joint at most
+    #[arg(long, default_value_t = CorrectiveOptions::default().per_joint)]
+    per_joint: usize,
+    /// Random poses besides the standard ones
+    #[arg(long, default_value_t = 8)]
+    random: usize,
+    /// The largest turn of a joint in a random pose, in degrees
+    #[arg(long, default_value_t = 45.0)]
+    random_degrees: f32,
+    /// Every pose's line, not only each character's summary
+    #[arg(long)]
+    poses: bool,
+}
+
+pub fn eval_correctives(args: &EvalCorrectivesArgs) -> Result<(), CliError> {
+    let options = CorrectiveOptions {
+        targets: args.targets,
+        samples: args.samples,
+        per_joint: args.per_joint,
+        ..CorrectiveOptions::default()
+    };
+    let (mut standard_all, mut random_all) = (Vec::new(), Vec::new());
+    for file in &args.files {
+        let character = super::load(file)?;
+        let (Some(skeleton), Some(skin)) = (&character.skeleton, &character.skin) else {
+            out!("{file}: not rigged (no skeleton or skin weights), skipped");
+            continue;
+        };
+        let start = Instant::now();
+        let correctives = fit(&character.mesh.positions, skeleton, skin, &options)?;
+        let seconds = start.elapsed().as_secs_f32();
+        if args.poses {
+            let names: Vec<&str> = (correctives.shapes.iter())
+                .map(|s| skeleton.joints[s.joint.index()].name.as_str())
+                .collect();
+            out!("  targets on {}", names.join(", "));
+        }
+        let poses = test_poses(skeleton, args.random, args.random_degrees.to_radians(), 7);
+        let (mut standard, mut random) = (Vec::new(), Vec::new());
+        for pose in &poses {
+            let error = pose_error(&character.mesh, skeleton, skin, &correctives, &pose.locals);
+            if args.poses {
+                out!(
+                    "  {:<26} linear {:6.3}  corrected {:6.3}  removed {:5.1} %  volume {:+.2} % / {:+.2} % / {:+.2} %",
+                    pose.name,
+                    error.linear * 100.0,
+                    error.corrected * 100.0,
+                    error.removed() * 100.0,
+                    error.volume[0] * 100.0,
+                    error.volume[1] * 100.0,
+                    error.volume[2] * 100.0,
+                );
+            }
+            if pose.name.starts_with("random") {
+                random.push(error);
+            } else {
+                standard.push(error);
+            }
+        }
+        let removed = |errors: &[rigkit::correctives::PoseError]| {
+            let linear: f32 = errors.iter().map(|e| e.linear).sum();
+            let corrected: f32 = errors.iter().map(|e| e.corrected).sum();
+            if linear > 0.0 {
+                100.0 * (1.0 - corrected / linear)
+            } else {
+                100.0
+            }
+        };
+        out!(
+            "{file}: {} targets in {seconds:.2} s; removed {:.1} % at {} standard poses, {:.1} % at {} random",
+            correctives.shapes.len(),
+            removed(&standard),
+            standard.len(),
+            removed(&random),
+            random.len(),
+        );
+        standard_all.extend(standard);
+        random_all.extend(random);
+    }
+    let mean = |errors: &[rigkit::correctives::PoseError]| {
+        let linear: f32 = errors.iter().map(|e| e.linear).sum();
+        let corrected: f32 = errors.iter().map(|e| e.corrected).sum();
+        (
+            linear / errors.len().max(1) as f32 * 100.0,
+            corrected / errors.len().max(1) as f32 * 100.0,
+        )
+    };
+    let (sl, sc) = mean(&standard_all);
+    let (rl, rc) = mean(&random_all);
+    out!(
+        "all: standard poses linear {sl:.3} -> corrected {sc:.3} ({} poses); random linear {rl:.3} -> {rc:.3} ({} poses)",
+        standard_all.len(),
+        random_all.len()
+    );
+    Ok(())
+}

@@ -1,0 +1,354 @@
+//! Fitting correctives to one character: each joint turned alone through random rotations,
+//! the offsets (before skinning) that take linear blending to the reference measured on the
+//! vertices the turn deforms, their principal modes as shapes, and each shape's weight over
+//! the sampled rotations interpolated by Gaussian radial basis functions.
+
+use glam::{Mat3, Quat, Vec3};
+
+use super::{Corrective, CorrectiveError, CorrectiveOptions, Correctives, PoseDriver};
+use crate::anim::{DualQuaternionSkinning, blended_matrix, skinning_matrices};
+use crate::linalg::{solve_positive_definite, symmetric_eigen};
+use crate::random::Rng;
+use crate::rig::{
+    HumanoidRole, JointId, Skeleton, SkinWeights, Transform, humanoid_roles, pose_world,
+    rest_locals,
+};
+
+/// A mode weaker than this fraction of the strongest one is not worth a target.
+const WEAKEST: f64 = 1e-4;
+/// The radial basis functions' width, in radians of turn.
+const WIDTH: f32 = 0.5;
+/// Ridge added to the kernel matrix: smooths the interpolation where samples crowd.
+const SMOOTHING: f64 = 1e-3;
+/// Power iterations finding a joint's strongest modes.
+const ITERATIONS: usize = 12;
+
+/// One joint's candidate shape before the targets are chosen.
+struct Mode {
+    joint: usize,
+    /// 0 for the joint's strongest mode, 1 for the next…
+    rank: usize,
+    /// Squared offsets summed over the samples: what keeping the mode removes.
+    energy: f64,
+    vertices: Vec<u32>,
+    /// One offset per entry of `vertices`.
+    offsets: Vec<Vec3>,
+    driver: PoseDriver,
+}
+
+/// Correctives taking `skin`ned `rest` positions on `skeleton` toward dual-quaternion
+/// skinning: at most `options.targets` shapes, the strongest over all joints.
+///
+/// # Errors
+/// [`CorrectiveError::SkinMismatch`] when `skin` does not weight every vertex of `rest`.
+pub fn fit(
+    rest: &[Vec3],
+    skeleton: &Skeleton,
+    skin: &SkinWeights,
+    options: &CorrectiveOptions,
+) -> Result<Correctives, CorrectiveError> {
+    if skin.vertex_count() != rest.len() {
+        return Err(CorrectiveError::SkinMismatch {
+            weighted: skin.vertex_count(),
+            vertices: rest.len(),
+        });
+    }
+    let joints: Vec<usize> = (0..skeleton.joints.len()).collect();
+    let mut modes: Vec<Mode> =
+        crate::parallel::map(&joints, |&j| joint_modes(rest, skeleton, skin, j, options))
+            .into_iter()
+            .flatten()
+            .collect();
+    // Every joint's strongest shape before any joint's second: a big joint's extra modes
+    // matter less than a small joint's first.
+    let strongest = modes.iter().map(|m| m.energy).fold(0.0, f64::max);
+    modes.retain(|m| m.energy > strongest * WEAKEST && m.energy > 0.0);
+    modes.sort_by(|a, b| a.rank.cmp(&b.rank).then(b.energy.total_cmp(&a.energy)));
+    let shapes = modes
+        .into_iter()
+        .take(options.targets)
+        .map(|m| {
+            let mut offsets = vec![Vec3::ZERO; rest.len()];
+            for (&v, &o) in m.vertices.iter().zip(&m.offsets) {
+                offsets[v as usize] = o;
+            }
+            Corrective {
+                joint: JointId(m.joint as u32),
+                offsets,
+                driver: m.driver,
+            }
+        })
+        .collect();
+    Ok(Correctives {
+        rest: rest_locals(skeleton),
+        shapes,
+    })
+}
+
+/// Vertices weighted both inside and outside `joint`'s subtree: the only ones its turn
+/// deforms rather than carries.
+fn deformed_by(skeleton: &Skeleton, skin: &SkinWeights, joint: usize) -> Vec<u32> {
+    (0..skin.vertex_count())
+        .filter(|&v| {
+            let below = |i: &crate::rig::Influence| skeleton.is_at_or_below(i.joint.index(), joint);
+            let row = skin.influences(v);
+            let weighted = row.iter().filter(|i| i.weight > 0.0);
+            weighted.clone().any(below) && weighted.clone().any(|i| !below(i))
+        })
+        .map(|v| v as u32)
+        .collect()
+}
+
+/// `joint` turned alone through `options.samples` random rotations: the modes of the linear
+/// map from its rotation features to the offsets its deformed vertices need.
+fn joint_modes(
+    rest: &[Vec3],
+    skeleton: &Skeleton,
+    skin: &SkinWeights,
+    joint: usize,
+    options: &CorrectiveOptions,
+) -> Vec<Mode> {
+    let vertices = deformed_by(skeleton, skin, joint);
+    if vertices.is_empty() || skeleton.joints[joint].parent.is_none() {
+        return Vec::new();
+    }
+    let rest_pose = rest_locals(skeleton);
+    let mut rng = Rng::new(options.seed ^ (joint as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let n = vertices.len() * 3;
+    // The rest itself is a sample (nothing to correct there), then random turns: a swing
+    // across the bone after a twist about it, within the ranges joints move through.
+    let bone = bone_axis(skeleton, &rest_pose, joint);
+    let hinge = hinge_axis(skeleton, joint, bone);
+    let turns: Vec<Quat> = std::iter::once(Quat::IDENTITY)
+        .chain((1..options.samples.max(2)).map(|_| match hinge {
+            Some(axis) => {
+                let bend = Quat::from_axis_angle(axis, rng.range(-options.swing, options.swing));
+                let twist = options.twist * HINGE_TWIST;
+                bend * Quat::from_axis_angle(bone, rng.range(-twist, twist))
+            }
+            None => {
+                let across = (rng.direction().reject_from_normalized(bone))
+                    .normalize_or(bone.any_orthonormal_vector());
+                let swing = Quat::from_axis_angle(across, rng.range(0.0, options.swing));
+                swing * Quat::from_axis_angle(bone, rng.range(-options.twist, options.twist))
+            }
+        }))
+        .collect();
+    let d: Vec<Vec<f64>> = turns
+        .iter()
+        .map(|&turn| {
+            let mut locals = rest_pose.clone();
+            locals[joint] = Transform {
+                rotation: rest_pose[joint].rotation * turn,
+                ..rest_pose[joint]
+            };
+            (needed_offsets(rest, skeleton, skin, &locals, &vertices).iter())
+                .flat_map(|o| o.to_array().map(f64::from))
+                .collect()
+        })
+        .collect();
+    let modes = strongest_modes(&d, n, options.per_joint);
+    let Some(interpolation) = KernelInterpolation::new(&turns) else {
+        return Vec::new();
+    };
+    modes
+        .into_iter()
+        .enumerate()
+        .map(|(rank, (energy, mut shape))| {
+            let mut weights: Vec<f64> = d
+                .iter()
+                .map(|row| row.iter().zip(&shape).map(|(a, b)| a * b).sum())
+                .collect();
+            // Scale the shape so that its weight over the samples peaks at 1.
+            let peak = weights
+                .iter()
+                .fold(0.0f64, |m, w| m.max(w.abs()))
+                .max(1e-12);
+            shape.iter_mut().for_each(|x| *x *= peak);
+            weights.iter_mut().for_each(|w| *w /= peak);
+            Mode {
+                joint,
+                rank,
+                energy,
+                vertices: vertices.clone(),
+                offsets: shape
+                    .chunks_exact(3)
+                    .map(|c| Vec3::new(c[0] as f32, c[1] as f32, c[2] as f32))
+                    .collect(),
+                driver: interpolation.driver(&weights),
+            }
+        })
+        .collect()
+}
+
+/// A hinge twists this much of what other joints do.
+const HINGE_TWIST: f32 = 0.2;
+
+/// The axis, in `joint`'s own frame, a humanoid's elbow or knee bends about: across the bone
+/// and the character's facing (+Z, glTF's front); `None` for other joints, which swing
+/// every way.
+fn hinge_axis(skeleton: &Skeleton, joint: usize, bone: Vec3) -> Option<Vec3> {
+    let roles = humanoid_roles(skeleton);
+    let is_hinge = roles.iter().any(|(role, j)| {
+        j.index() == joint && matches!(role, HumanoidRole::LowerArm(_) | HumanoidRole::LowerLeg(_))
+    });
+    if !is_hinge {
+        return None;
+    }
+    let (_, turn, _) = skeleton.joints[joint]
+        .world_bind
+        .to_scale_rotation_translation();
+    let facing = turn.inverse() * Vec3::Z;
+    bone.cross(facing).try_normalize()
+}
+
+/// The direction of `joint`'s bone in its own frame: toward its first child, else away from
+/// its parent.
+fn bone_axis(skeleton: &Skeleton, rest: &[Transform], joint: usize) -> Vec3 {
+    let child = (skeleton.joints.iter()).position(|j| j.parent.is_some_and(|p| p.index() == joint));
+    let along = match child {
+        Some(child) => rest[child].translation,
+        None => rest[joint].rotation.inverse() * rest[joint].translation,
+    };
+    along.try_normalize().unwrap_or(Vec3::Y)
+}
+
+/// The offsets, before skinning, that move each of `vertices` from where linear blending
+/// puts it in the pose `locals` to where dual-quaternion skinning does: the blended matrix's
+/// linear part inverted onto the difference (zero where it cannot be inverted).
+pub(super) fn needed_offsets(
+    rest: &[Vec3],
+    skeleton: &Skeleton,
+    skin: &SkinWeights,
+    locals: &[Transform],
+    vertices: &[u32],
+) -> Vec<Vec3> {
+    let skinning = skinning_matrices(skeleton, &pose_world(skeleton, locals));
+    let reference = DualQuaternionSkinning::new(&skinning);
+    vertices
+        .iter()
+        .map(|&v| {
+            let (v, p) = (v as usize, rest[v as usize]);
+            let (Some(blend), Some(target)) = (
+                blended_matrix(skin, v, &skinning),
+                reference.position(skin, v, p),
+            ) else {
+                return Vec3::ZERO;
+            };
+            let linear = Mat3::from_mat4(blend);
+            if linear.determinant().abs() < 1e-9 {
+                return Vec3::ZERO;
+            }
+            linear.inverse() * (target - blend.transform_point3(p))
+        })
+        .collect()
+}
+
+/// The `count` strongest principal directions of the rows `d` (each `n` long), unit length,
+/// with the squared length of `d` along each, strongest first (subspace iteration).
+fn strongest_modes(d: &[Vec<f64>], n: usize, count: usize) -> Vec<(f64, Vec<f64>)> {
+    let m = (count + 2).min(n).min(d.len());
+    if m == 0 {
+        return Vec::new();
+    }
+    let mut rng = Rng::new(0x5EED);
+    let mut basis: Vec<Vec<f64>> = (0..m)
+        .map(|_| (0..n).map(|_| f64::from(rng.range(-1.0, 1.0))).collect())
+        .collect();
+    orthonormalise(&mut basis);
+    for _ in 0..ITERATIONS {
+        // basis ← dᵀ d basis
+        basis = basis
+            .iter()
+            .map(|b| {
+                let mut out = vec![0.0; n];
+                for row in d {
+                    let along: f64 = row.iter().zip(b).map(|(x, y)| x * y).sum();
+                    out.iter_mut().zip(row).for_each(|(o, x)| *o += along * x);
+                }
+                out
+            })
+            .collect();
+        orthonormalise(&mut basis);
+    }
+    // Rotate the subspace onto the principal directions (the small m × m problem).
+    let projected: Vec<Vec<f64>> = (d.iter())
+        .map(|row| {
+            basis
+                .iter()
+                .map(|b| row.iter().zip(b).map(|(x, y)| x * y).sum())
+                .collect()
+        })
+        .collect();
+    let mut gram = vec![0.0; m * m];
+    for p in &projected {
+        for a in 0..m {
+            for b in 0..m {
+                gram[a * m + b] += p[a] * p[b];
+            }
+        }
+    }
+    let (values, vectors) = symmetric_eigen(&gram, m);
+    values
+        .into_iter()
+        .zip(vectors)
+        .take(count)
+        .filter(|(value, _)| *value > 0.0)
+        .map(|(value, v)| {
+            let shape = (0..n)
+                .map(|c| basis.iter().zip(&v).map(|(b, w)| b[c] * w).sum())
+                .collect();
+            (value, shape)
+        })
+        .collect()
+}
+
+/// Gram–Schmidt; a vector that vanishes against the others is left zero.
+fn orthonormalise(basis: &mut [Vec<f64>]) {
+    for i in 0..basis.len() {
+        for j in 0..i {
+            let along: f64 = basis[i].iter().zip(&basis[j]).map(|(x, y)| x * y).sum();
+            let earlier = basis[j].clone();
+            basis[i]
+                .iter_mut()
+                .zip(&earlier)
+                .for_each(|(x, y)| *x -= along * y);
+        }
+        let norm = basis[i].iter().map(|x| x * x).sum::<f64>().sqrt();
+        let scale = if norm > 1e-300 { 1.0 / norm } else { 0.0 };
+        basis[i].iter_mut().for_each(|x| *x *= scale);
+    }
+}
+
+/// Radial basis interpolation over a joint's sampled turns: the kernel matrix factored once,
+/// solved for each shape's weights.
+struct KernelInterpolation<'a> {
+    turns: &'a [Quat],
+    kernel: Vec<f64>,
+}
+
+impl<'a> KernelInterpolation<'a> {
+    fn new(turns: &'a [Quat]) -> Option<Self> {
+        let p = turns.len();
+        let mut kernel = vec![0.0; p * p];
+        for (s, a) in turns.iter().enumerate() {
+            for (t, b) in turns.iter().enumerate() {
+                kernel[s * p + t] = f64::from(super::kernel(*a, *b, WIDTH));
+            }
+            kernel[s * p + s] += SMOOTHING;
+        }
+        Some(Self { turns, kernel })
+    }
+
+    /// The driver that gives `weights` (one per sampled turn) at the sampled turns.
+    fn driver(&self, weights: &[f64]) -> PoseDriver {
+        let p = self.turns.len();
+        let coefficients =
+            solve_positive_definite(&self.kernel, p, weights, 1).unwrap_or_else(|| vec![0.0; p]);
+        PoseDriver {
+            turns: self.turns.to_vec(),
+            coefficients: coefficients.into_iter().map(|c| c as f32).collect(),
+            width: WIDTH,
+        }
+    }
+}
