@@ -5,14 +5,12 @@
 
 use glam::{Mat3, Quat, Vec3};
 
+use super::reach::Reach;
 use super::{Corrective, CorrectiveError, CorrectiveOptions, Correctives, PoseDriver};
 use crate::anim::{DualQuaternionSkinning, blended_matrix, skinning_matrices};
 use crate::linalg::{solve_positive_definite, symmetric_eigen};
 use crate::random::Rng;
-use crate::rig::{
-    HumanoidRole, JointId, Skeleton, SkinWeights, Transform, humanoid_roles, pose_world,
-    rest_locals,
-};
+use crate::rig::{JointId, Skeleton, SkinWeights, Transform, pose_world, rest_locals};
 
 /// A mode weaker than this fraction of the strongest one is not worth a target.
 const WEAKEST: f64 = 1e-4;
@@ -26,8 +24,6 @@ const ITERATIONS: usize = 12;
 /// One joint's candidate shape before the targets are chosen.
 struct Mode {
     joint: usize,
-    /// 0 for the joint's strongest mode, 1 for the next…
-    rank: usize,
     /// Squared offsets summed over the samples: what keeping the mode removes.
     energy: f64,
     vertices: Vec<u32>,
@@ -59,11 +55,11 @@ pub fn fit(
             .into_iter()
             .flatten()
             .collect();
-    // Every joint's strongest shape before any joint's second: a big joint's extra modes
-    // matter less than a small joint's first.
+    // The shapes that remove the most error over each joint's reach, whichever joints they
+    // belong to.
     let strongest = modes.iter().map(|m| m.energy).fold(0.0, f64::max);
     modes.retain(|m| m.energy > strongest * WEAKEST && m.energy > 0.0);
-    modes.sort_by(|a, b| a.rank.cmp(&b.rank).then(b.energy.total_cmp(&a.energy)));
+    modes.sort_by(|a, b| b.energy.total_cmp(&a.energy));
     let shapes = modes
         .into_iter()
         .take(options.targets)
@@ -115,24 +111,11 @@ fn joint_modes(
     let rest_pose = rest_locals(skeleton);
     let mut rng = Rng::new(options.seed ^ (joint as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let n = vertices.len() * 3;
-    // The rest itself is a sample (nothing to correct there), then random turns: a swing
-    // across the bone after a twist about it, within the ranges joints move through.
-    let bone = bone_axis(skeleton, &rest_pose, joint);
-    let hinge = hinge_axis(skeleton, joint, bone);
+    // The rest itself is a sample (nothing to correct there), then random turns within the
+    // joint's reach.
+    let reach = Reach::of(skeleton, &rest_pose, joint, options);
     let turns: Vec<Quat> = std::iter::once(Quat::IDENTITY)
-        .chain((1..options.samples.max(2)).map(|_| match hinge {
-            Some(axis) => {
-                let bend = Quat::from_axis_angle(axis, rng.range(-options.swing, options.swing));
-                let twist = options.twist * HINGE_TWIST;
-                bend * Quat::from_axis_angle(bone, rng.range(-twist, twist))
-            }
-            None => {
-                let across = (rng.direction().reject_from_normalized(bone))
-                    .normalize_or(bone.any_orthonormal_vector());
-                let swing = Quat::from_axis_angle(across, rng.range(0.0, options.swing));
-                swing * Quat::from_axis_angle(bone, rng.range(-options.twist, options.twist))
-            }
-        }))
+        .chain((1..options.samples.max(2)).map(|_| reach.sample(&mut rng)))
         .collect();
     let d: Vec<Vec<f64>> = turns
         .iter()
@@ -153,8 +136,7 @@ fn joint_modes(
     };
     modes
         .into_iter()
-        .enumerate()
-        .map(|(rank, (energy, mut shape))| {
+        .map(|(energy, mut shape)| {
             let mut weights: Vec<f64> = d
                 .iter()
                 .map(|row| row.iter().zip(&shape).map(|(a, b)| a * b).sum())
@@ -168,7 +150,6 @@ fn joint_modes(
             weights.iter_mut().for_each(|w| *w /= peak);
             Mode {
                 joint,
-                rank,
                 energy,
                 vertices: vertices.clone(),
                 offsets: shape
@@ -179,38 +160,6 @@ fn joint_modes(
             }
         })
         .collect()
-}
-
-/// A hinge twists this much of what other joints do.
-const HINGE_TWIST: f32 = 0.2;
-
-/// The axis, in `joint`'s own frame, a humanoid's elbow or knee bends about: across the bone
-/// and the character's facing (+Z, glTF's front); `None` for other joints, which swing
-/// every way.
-fn hinge_axis(skeleton: &Skeleton, joint: usize, bone: Vec3) -> Option<Vec3> {
-    let roles = humanoid_roles(skeleton);
-    let is_hinge = roles.iter().any(|(role, j)| {
-        j.index() == joint && matches!(role, HumanoidRole::LowerArm(_) | HumanoidRole::LowerLeg(_))
-    });
-    if !is_hinge {
-        return None;
-    }
-    let (_, turn, _) = skeleton.joints[joint]
-        .world_bind
-        .to_scale_rotation_translation();
-    let facing = turn.inverse() * Vec3::Z;
-    bone.cross(facing).try_normalize()
-}
-
-/// The direction of `joint`'s bone in its own frame: toward its first child, else away from
-/// its parent.
-fn bone_axis(skeleton: &Skeleton, rest: &[Transform], joint: usize) -> Vec3 {
-    let child = (skeleton.joints.iter()).position(|j| j.parent.is_some_and(|p| p.index() == joint));
-    let along = match child {
-        Some(child) => rest[child].translation,
-        None => rest[joint].rotation.inverse() * rest[joint].translation,
-    };
-    along.try_normalize().unwrap_or(Vec3::Y)
 }
 
 /// The offsets, before skinning, that move each of `vertices` from where linear blending

@@ -9,6 +9,7 @@
 mod apply;
 mod fit;
 mod measure;
+mod reach;
 
 use glam::{Quat, Vec3};
 
@@ -23,13 +24,15 @@ pub use measure::{PoseError, TestPose, pose_error, test_poses};
 pub struct CorrectiveOptions {
     /// At most this many morph targets, the strongest modes over all joints.
     pub targets: usize,
-    /// Random rotations each joint is turned through.
+    /// Random rotations each joint is turned through, within its reach.
     pub samples: usize,
     /// Shapes kept per joint at most.
     pub per_joint: usize,
-    /// The largest swing of a sampled rotation (about an axis across the bone), in radians.
+    /// The largest swing of a sampled rotation (about an axis across the bone), in radians:
+    /// the reach of a joint no name tells more of (a humanoid's spine, collarbones and feet
+    /// reach less).
     pub swing: f32,
-    /// The largest twist of a sampled rotation (about the bone), in radians.
+    /// The largest twist of a sampled rotation (about the bone), in radians; as `swing`.
     pub twist: f32,
     pub seed: u64,
 }

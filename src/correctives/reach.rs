@@ -1,0 +1,143 @@
+//! How far each joint turns: the rotations a joint's correctives are fitted over. A
+//! humanoid's joints, found by name, move as bodies do — elbows and knees are hinges, the
+//! spine and neck bend a little, collarbones less; other joints swing and twist as far as
+//! the options allow.
+
+use glam::{Quat, Vec3};
+
+use super::CorrectiveOptions;
+use crate::random::Rng;
+use crate::rig::{HumanoidRole, Skeleton, Transform, humanoid_roles, name_words};
+
+/// A joint's range of motion about its bone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Reach {
+    /// The joint's bone in its own frame.
+    pub bone: Vec3,
+    /// The hinge axis in its own frame, for a joint that only bends one way (either sense).
+    pub hinge: Option<Vec3>,
+    /// The largest swing across the bone (or bend about the hinge), in radians.
+    pub swing: f32,
+    /// The largest twist about the bone, in radians.
+    pub twist: f32,
+}
+
+/// Words naming the segments of a spine, whatever the convention.
+const SPINE: [&str; 6] = ["spine", "chest", "torso", "abdomen", "pelvis", "waist"];
+
+impl Reach {
+    /// `joint`'s range of motion, with `rest` its skeleton's rest pose.
+    pub fn of(
+        skeleton: &Skeleton,
+        rest: &[Transform],
+        joint: usize,
+        options: &CorrectiveOptions,
+    ) -> Self {
+        let bone = bone_axis(skeleton, rest, joint);
+        let free = Self {
+            bone,
+            hinge: None,
+            swing: options.swing,
+            twist: options.twist,
+        };
+        let limited = |swing: f32, twist: f32| Self {
+            swing: swing.to_radians().min(options.swing),
+            twist: twist.to_radians().min(options.twist),
+            ..free
+        };
+        let role = (humanoid_roles(skeleton).into_iter())
+            .find(|(_, j)| j.index() == joint)
+            .map(|(role, _)| role);
+        match role {
+            Some(HumanoidRole::LowerArm(_) | HumanoidRole::LowerLeg(_)) => Self {
+                hinge: hinge_axis(skeleton, joint, bone),
+                twist: options.twist * HINGE_TWIST,
+                ..free
+            },
+            Some(HumanoidRole::Hips | HumanoidRole::Neck | HumanoidRole::Head) => {
+                limited(60.0, 60.0)
+            }
+            Some(HumanoidRole::Shoulder(_)) => limited(35.0, 20.0),
+            Some(HumanoidRole::UpperLeg(_)) => limited(120.0, 45.0),
+            Some(HumanoidRole::Foot(_) | HumanoidRole::Toes(_)) => limited(50.0, 25.0),
+            Some(HumanoidRole::Hand(_)) => limited(90.0, 110.0),
+            Some(HumanoidRole::UpperArm(_)) => free,
+            None => {
+                let words = name_words(&skeleton.joints[joint].name);
+                if words.iter().any(|w| SPINE.contains(&w.as_str())) {
+                    limited(60.0, 60.0)
+                } else {
+                    free
+                }
+            }
+        }
+    }
+
+    /// A random turn within reach.
+    pub fn sample(&self, rng: &mut Rng) -> Quat {
+        let twist = Quat::from_axis_angle(self.bone, rng.range(-self.twist, self.twist));
+        match self.hinge {
+            Some(axis) => Quat::from_axis_angle(axis, rng.range(-self.swing, self.swing)) * twist,
+            None => {
+                let across = (rng.direction().reject_from_normalized(self.bone))
+                    .normalize_or(self.bone.any_orthonormal_vector());
+                Quat::from_axis_angle(across, rng.range(0.0, self.swing)) * twist
+            }
+        }
+    }
+}
+
+/// A hinge twists this much of what other joints do.
+const HINGE_TWIST: f32 = 0.2;
+
+/// The axis, in `joint`'s own frame, an elbow or knee bends about: across the bone and the
+/// character's facing (+Z, glTF's front).
+fn hinge_axis(skeleton: &Skeleton, joint: usize, bone: Vec3) -> Option<Vec3> {
+    let (_, turn, _) = skeleton.joints[joint]
+        .world_bind
+        .to_scale_rotation_translation();
+    bone.cross(turn.inverse() * Vec3::Z).try_normalize()
+}
+
+/// The direction of `joint`'s bone in its own frame: toward its first child, else away from
+/// its parent.
+fn bone_axis(skeleton: &Skeleton, rest: &[Transform], joint: usize) -> Vec3 {
+    let child = (skeleton.joints.iter()).position(|j| j.parent.is_some_and(|p| p.index() == joint));
+    let along = match child {
+        Some(child) => rest[child].translation,
+        None => rest[joint].rotation.inverse() * rest[joint].translation,
+    };
+    along.try_normalize().unwrap_or(Vec3::Y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::correctives::tests::arm;
+    use crate::rig::rest_locals;
+
+    #[test]
+    fn an_elbow_is_a_hinge_and_a_collarbone_reaches_less_than_a_shoulder() {
+        let arm = arm();
+        let skeleton = arm.skeleton.as_ref().unwrap();
+        let rest = rest_locals(skeleton);
+        let options = CorrectiveOptions::default();
+        let [collarbone, shoulder, elbow] =
+            [0, 1, 2].map(|j| Reach::of(skeleton, &rest, j, &options));
+        // The arm lies along +X facing +Z: the elbow bends about ±Y.
+        let hinge = elbow.hinge.expect("the elbow is a hinge");
+        assert!(hinge.abs().abs_diff_eq(Vec3::Y, 1e-5), "{hinge}");
+        assert!(elbow.twist < 0.5 * options.twist);
+        assert!(shoulder.hinge.is_none() && shoulder.swing == options.swing);
+        assert!(collarbone.swing < 0.5 * shoulder.swing);
+        // Every sample stays within reach.
+        let mut rng = Rng::new(1);
+        for _ in 0..100 {
+            let (_, angle) = collarbone.sample(&mut rng).to_axis_angle();
+            assert!(
+                angle <= collarbone.swing + collarbone.twist + 1e-4,
+                "{angle}"
+            );
+        }
+    }
+}
