@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use clap::Args;
-use rigkit::correctives::{CorrectiveOptions, fit, pose_error, test_poses};
+use rigkit::correctives::{CorrectiveOptions, PoseError, fit, pose_error, test_poses};
 
 use super::CliError;
 
@@ -78,10 +78,10 @@ pub fn eval_correctives(args: &EvalCorrectivesArgs) -> Result<(), CliError> {
                     error.volume[2] * 100.0,
                 );
             }
-            if pose.name.starts_with("random") {
-                random.push(error);
-            } else {
+            if pose.standard {
                 standard.push(error);
+            } else {
+                random.push(error);
             }
         }
         out!(
@@ -93,13 +93,10 @@ pub fn eval_correctives(args: &EvalCorrectivesArgs) -> Result<(), CliError> {
         standard_all.extend(standard);
         random_all.extend(random);
     }
-    let mean = |errors: &[rigkit::correctives::PoseError]| {
-        let linear: f32 = errors.iter().map(|e| e.linear).sum();
-        let corrected: f32 = errors.iter().map(|e| e.corrected).sum();
-        (
-            linear / errors.len().max(1) as f32 * 100.0,
-            corrected / errors.len().max(1) as f32 * 100.0,
-        )
+    let mean = |errors: &[PoseError]| {
+        let (linear, corrected) = totals(errors);
+        let n = errors.len().max(1) as f32;
+        (linear / n * 100.0, corrected / n * 100.0)
     };
     let (sl, sc) = mean(&standard_all);
     let (rl, rc) = mean(&random_all);
@@ -112,10 +109,9 @@ pub fn eval_correctives(args: &EvalCorrectivesArgs) -> Result<(), CliError> {
 }
 
 /// What share of linear blending's error over `errors` (summed) the correctives removed, in
-/// words: "removed 72.1 % at 13 standard poses", "no standard poses" or "no error at …".
-fn removed(errors: &[rigkit::correctives::PoseError], kind: &str) -> String {
-    let linear: f32 = errors.iter().map(|e| e.linear).sum();
-    let corrected: f32 = errors.iter().map(|e| e.corrected).sum();
+/// words: "removed 72.1 % at 13 standard poses", "no standard poses" or "no error to remove at …".
+fn removed(errors: &[PoseError], kind: &str) -> String {
+    let (linear, corrected) = totals(errors);
     let n = errors.len();
     if n == 0 {
         format!("no {kind} poses")
@@ -127,4 +123,12 @@ fn removed(errors: &[rigkit::correctives::PoseError], kind: &str) -> String {
             100.0 * (1.0 - corrected / linear)
         )
     }
+}
+
+/// Linear blending's error and the corrected one, summed over `errors`.
+fn totals(errors: &[PoseError]) -> (f32, f32) {
+    (
+        errors.iter().map(|e| e.linear).sum(),
+        errors.iter().map(|e| e.corrected).sum(),
+    )
 }

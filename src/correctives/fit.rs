@@ -10,7 +10,10 @@ use super::{Corrective, CorrectiveError, CorrectiveOptions, Correctives, PoseDri
 use crate::anim::{DualQuaternionSkinning, blended_matrix, skinning_matrices};
 use crate::linalg::{solve_positive_definite, symmetric_eigen};
 use crate::random::Rng;
-use crate::rig::{JointId, Skeleton, SkinWeights, Transform, pose_world, rest_locals};
+use crate::rig::{
+    HumanoidRole, JointId, Skeleton, SkinWeights, Transform, humanoid_roles, pose_world,
+    rest_locals,
+};
 
 /// A mode weaker than this fraction of the strongest one is not worth a target.
 const WEAKEST: f64 = 1e-4;
@@ -32,6 +35,18 @@ struct Mode {
     driver: PoseDriver,
 }
 
+/// The rigged character correctives are fitted to, with what every joint's fit reads of it
+/// worked out once.
+struct Subject<'a> {
+    positions: &'a [Vec3],
+    skeleton: &'a Skeleton,
+    skin: &'a SkinWeights,
+    /// Each joint's local transform at rest.
+    rest: Vec<Transform>,
+    /// The joints that play a humanoid role, by name.
+    roles: Vec<(HumanoidRole, JointId)>,
+}
+
 /// Correctives taking `skin`ned `rest` positions on `skeleton` toward dual-quaternion
 /// skinning: at most `options.targets` shapes, the strongest over all joints.
 ///
@@ -49,9 +64,16 @@ pub fn fit(
             vertices: rest.len(),
         });
     }
+    let subject = Subject {
+        positions: rest,
+        skeleton,
+        skin,
+        rest: rest_locals(skeleton),
+        roles: humanoid_roles(skeleton),
+    };
     let joints: Vec<usize> = (0..skeleton.joints.len()).collect();
     let mut modes: Vec<Mode> =
-        crate::parallel::map(&joints, |&j| joint_modes(rest, skeleton, skin, j, options))
+        crate::parallel::map(&joints, |&j| joint_modes(&subject, j, options))
             .into_iter()
             .flatten()
             .collect();
@@ -76,7 +98,7 @@ pub fn fit(
         })
         .collect();
     Ok(Correctives {
-        rest: rest_locals(skeleton),
+        rest: subject.rest,
         shapes,
     })
 }
@@ -95,25 +117,28 @@ fn deformed_by(skeleton: &Skeleton, skin: &SkinWeights, joint: usize) -> Vec<u32
         .collect()
 }
 
-/// `joint` turned alone through `options.samples` random rotations: the modes of the linear
-/// map from its rotation features to the offsets its deformed vertices need.
-fn joint_modes(
-    rest: &[Vec3],
-    skeleton: &Skeleton,
-    skin: &SkinWeights,
-    joint: usize,
-    options: &CorrectiveOptions,
-) -> Vec<Mode> {
+/// `joint` turned alone through `options.samples` random rotations within its reach: the
+/// strongest modes of the offsets its deformed vertices need, each with the driver that
+/// gives its weight at any turn.
+fn joint_modes(subject: &Subject<'_>, joint: usize, options: &CorrectiveOptions) -> Vec<Mode> {
+    let Subject {
+        skeleton,
+        skin,
+        rest: rest_pose,
+        ..
+    } = subject;
     let vertices = deformed_by(skeleton, skin, joint);
     if vertices.is_empty() || skeleton.joints[joint].parent.is_none() {
         return Vec::new();
     }
-    let rest_pose = rest_locals(skeleton);
+    let role = (subject.roles.iter())
+        .find(|(_, j)| j.index() == joint)
+        .map(|&(role, _)| role);
     let mut rng = Rng::new(options.seed ^ (joint as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let n = vertices.len() * 3;
     // The rest itself is a sample (nothing to correct there), then random turns within the
     // joint's reach.
-    let reach = Reach::of(skeleton, &rest_pose, joint, options);
+    let reach = Reach::of(skeleton, rest_pose, joint, role, options);
     let turns: Vec<Quat> = std::iter::once(Quat::IDENTITY)
         .chain((1..options.samples.max(2)).map(|_| reach.sample(&mut rng)))
         .collect();
@@ -125,15 +150,13 @@ fn joint_modes(
                 rotation: rest_pose[joint].rotation * turn,
                 ..rest_pose[joint]
             };
-            (needed_offsets(rest, skeleton, skin, &locals, &vertices).iter())
+            (needed_offsets(subject, &locals, &vertices).iter())
                 .flat_map(|o| o.to_array().map(f64::from))
                 .collect()
         })
         .collect();
     let modes = strongest_modes(&d, n, options.per_joint);
-    let Some(interpolation) = KernelInterpolation::new(&turns) else {
-        return Vec::new();
-    };
+    let interpolation = KernelInterpolation::new(&turns);
     modes
         .into_iter()
         .map(|(energy, mut shape)| {
@@ -165,13 +188,13 @@ fn joint_modes(
 /// The offsets, before skinning, that move each of `vertices` from where linear blending
 /// puts it in the pose `locals` to where dual-quaternion skinning does: the blended matrix's
 /// linear part inverted onto the difference (zero where it cannot be inverted).
-pub(super) fn needed_offsets(
-    rest: &[Vec3],
-    skeleton: &Skeleton,
-    skin: &SkinWeights,
-    locals: &[Transform],
-    vertices: &[u32],
-) -> Vec<Vec3> {
+fn needed_offsets(subject: &Subject<'_>, locals: &[Transform], vertices: &[u32]) -> Vec<Vec3> {
+    let Subject {
+        positions: rest,
+        skeleton,
+        skin,
+        ..
+    } = subject;
     let skinning = skinning_matrices(skeleton, &pose_world(skeleton, locals));
     let reference = DualQuaternionSkinning::new(&skinning);
     vertices
@@ -277,7 +300,7 @@ struct KernelInterpolation<'a> {
 }
 
 impl<'a> KernelInterpolation<'a> {
-    fn new(turns: &'a [Quat]) -> Option<Self> {
+    fn new(turns: &'a [Quat]) -> Self {
         let p = turns.len();
         let mut kernel = vec![0.0; p * p];
         for (s, a) in turns.iter().enumerate() {
@@ -286,7 +309,7 @@ impl<'a> KernelInterpolation<'a> {
             }
             kernel[s * p + s] += SMOOTHING;
         }
-        Some(Self { turns, kernel })
+        Self { turns, kernel }
     }
 
     /// The driver that gives `weights` (one per sampled turn) at the sampled turns.

@@ -17,6 +17,8 @@ use crate::rig::{
 #[derive(Debug, Clone)]
 pub struct TestPose {
     pub name: String,
+    /// One of the standard test poses (else a random one).
+    pub standard: bool,
     pub locals: Vec<Transform>,
 }
 
@@ -32,6 +34,7 @@ pub fn test_poses(skeleton: &Skeleton, random: usize, max_angle: f32, seed: u64)
         {
             poses.push(TestPose {
                 name,
+                standard: true,
                 locals: turned(skeleton, joint, turn(bone)),
             });
         }
@@ -104,6 +107,7 @@ pub fn test_poses(skeleton: &Skeleton, random: usize, max_angle: f32, seed: u64)
             .collect();
         poses.push(TestPose {
             name: format!("random pose {}", k + 1),
+            standard: false,
             locals,
         });
     }

@@ -7,7 +7,7 @@ use glam::{Quat, Vec3};
 
 use super::CorrectiveOptions;
 use crate::random::Rng;
-use crate::rig::{HumanoidRole, Skeleton, Transform, humanoid_roles, name_words};
+use crate::rig::{HumanoidRole, Skeleton, Transform, name_words};
 
 /// A joint's range of motion about its bone.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -26,11 +26,13 @@ pub(super) struct Reach {
 const SPINE: [&str; 6] = ["spine", "chest", "torso", "abdomen", "pelvis", "waist"];
 
 impl Reach {
-    /// `joint`'s range of motion, with `rest` its skeleton's rest pose.
+    /// `joint`'s range of motion, with `rest` its skeleton's rest pose and `role` the
+    /// humanoid part it plays, if any.
     pub fn of(
         skeleton: &Skeleton,
         rest: &[Transform],
         joint: usize,
+        role: Option<HumanoidRole>,
         options: &CorrectiveOptions,
     ) -> Self {
         let bone = bone_axis(skeleton, rest, joint);
@@ -45,9 +47,6 @@ impl Reach {
             twist: twist.to_radians().min(options.twist),
             ..free
         };
-        let role = (humanoid_roles(skeleton).into_iter())
-            .find(|(_, j)| j.index() == joint)
-            .map(|(role, _)| role);
         match role {
             Some(HumanoidRole::LowerArm(_) | HumanoidRole::LowerLeg(_)) => Self {
                 hinge: hinge_axis(skeleton, joint, bone),
@@ -114,7 +113,7 @@ fn bone_axis(skeleton: &Skeleton, rest: &[Transform], joint: usize) -> Vec3 {
 mod tests {
     use super::*;
     use crate::correctives::tests::arm;
-    use crate::rig::rest_locals;
+    use crate::rig::{humanoid_roles, rest_locals};
 
     #[test]
     fn an_elbow_is_a_hinge_and_a_collarbone_reaches_less_than_a_shoulder() {
@@ -122,8 +121,12 @@ mod tests {
         let skeleton = arm.skeleton.as_ref().unwrap();
         let rest = rest_locals(skeleton);
         let options = CorrectiveOptions::default();
-        let [collarbone, shoulder, elbow] =
-            [0, 1, 2].map(|j| Reach::of(skeleton, &rest, j, &options));
+        let [collarbone, shoulder, elbow] = [0, 1, 2].map(|j| {
+            let role = (humanoid_roles(skeleton).into_iter())
+                .find(|(_, at)| at.index() == j)
+                .map(|(role, _)| role);
+            Reach::of(skeleton, &rest, j, role, &options)
+        });
         // The arm lies along +X facing +Z: the elbow bends about ±Y.
         let hinge = elbow.hinge.expect("the elbow is a hinge");
         assert!(hinge.abs().abs_diff_eq(Vec3::Y, 1e-5), "{hinge}");
