@@ -94,6 +94,23 @@ before(() => {
   }
 });
 
+// The three.js inspection page (tests/e2e/threejs.html) served from the repository in a
+// fresh browser, closed when test `t` ends; `errors` collects the page's uncaught errors.
+async function threejsPage(t) {
+  const server = await serve(repo);
+  const browser = await launch({ webgpu: false });
+  t.after(async () => { await browser.close(); await server.close(); });
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}tests/e2e/threejs.html`);
+  await page.waitForFunction(() => window.ready === true);
+  return { page, errors };
+}
+
+// Where the test server serves `file` (a path under the repository).
+const served = (file) => `/${path.relative(repo, file).split(path.sep).join('/')}`;
+
 test('converted eval characters pass the glTF validator', async () => {
   // Four files per eval character, two humanoid rigs, four animated and 16 generated ones.
   assert.ok(exported.length >= 4 * evalCount + 2 + 4 + 16, `${exported.length} files exported`);
@@ -106,16 +123,9 @@ test('converted eval characters pass the glTF validator', async () => {
 });
 
 test('converted eval characters load in three.js as skinned meshes', async (t) => {
-  const server = await serve(repo);
-  const browser = await launch({ webgpu: false });
-  t.after(async () => { await browser.close(); await server.close(); });
-  const page = await browser.context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${server.url}tests/e2e/threejs.html`);
-  await page.waitForFunction(() => window.ready === true);
+  const { page, errors } = await threejsPage(t);
   for (const { file, joints } of exported) {
-    const url = `/${path.relative(repo, file).split(path.sep).join('/')}`;
+    const url = served(file);
     const found = await page.evaluate((u) => window.inspectGlb(u), url);
     assert.ok(found.skinnedMeshes >= 1 && found.sameSkeleton, `${url}: ${JSON.stringify(found)}`);
     assert.equal(found.bones, joints, `${url}: bones`);
@@ -125,16 +135,11 @@ test('converted eval characters load in three.js as skinned meshes', async (t) =
 });
 
 test('animated characters play in three.js: the skinned vertices move', async (t) => {
-  const server = await serve(repo);
-  const browser = await launch({ webgpu: false });
-  t.after(async () => { await browser.close(); await server.close(); });
-  const page = await browser.context.newPage();
-  await page.goto(`${server.url}tests/e2e/threejs.html`);
-  await page.waitForFunction(() => window.ready === true);
+  const { page } = await threejsPage(t);
   const animated = exported.filter((e) => e.animated);
   assert.equal(animated.length, 4);
   for (const { file } of animated) {
-    const url = `/${path.relative(repo, file).split(path.sep).join('/')}`;
+    const url = served(file);
     const r = await page.evaluate((u) => window.skinnedTravel(u, 0, [0, 0.25, 0.5, 2.0]), url);
     assert.equal(r.clips, 1, url);
     assert.ok(r.finite, `${url}: non-finite skinned vertices`);
@@ -143,14 +148,9 @@ test('animated characters play in three.js: the skinned vertices move', async (t
 });
 
 test('corrective morph weights play in three.js: named targets whose influences move', async (t) => {
-  const server = await serve(repo);
-  const browser = await launch({ webgpu: false });
-  t.after(async () => { await browser.close(); await server.close(); });
-  const page = await browser.context.newPage();
-  await page.goto(`${server.url}tests/e2e/threejs.html`);
-  await page.waitForFunction(() => window.ready === true);
+  const { page } = await threejsPage(t);
   const file = exported.find((e) => e.file.endsWith('mannequiny-corrected.glb')).file;
-  const url = `/${path.relative(repo, file).split(path.sep).join('/')}`;
+  const url = served(file);
   const r = await page.evaluate((u) => window.morphInfluences(u, 0, [0, 2, 4, 8]), url);
   assert.equal(r.names.length, 32, JSON.stringify(r.names));
   assert.ok(r.names.every((n) => n.startsWith('corrective_')), JSON.stringify(r.names));
@@ -160,13 +160,7 @@ test('corrective morph weights play in three.js: named targets whose influences 
 });
 
 test('animations survive conversion: three.js poses the same bones the same way', async (t) => {
-  const server = await serve(repo);
-  const browser = await launch({ webgpu: false });
-  t.after(async () => { await browser.close(); await server.close(); });
-  const page = await browser.context.newPage();
-  await page.goto(`${server.url}tests/e2e/threejs.html`);
-  await page.waitForFunction(() => window.ready === true);
-  const url = (file) => `/${path.relative(repo, file).split(path.sep).join('/')}`;
+  const { page } = await threejsPage(t);
   let compared = 0;
   for (const { file, input } of exported.filter((e) => e.file.endsWith('-4.glb'))) {
     const info = JSON.parse(execFileSync(bin, ['info', input, '--json']));
@@ -178,8 +172,8 @@ test('animations survive conversion: three.js poses the same bones the same way'
     for (const clip of [0, info.clips.length - 1]) {
       const { duration } = info.clips[clip];
       const times = [0, 0.37 * duration, 0.81 * duration];
-      const a = await page.evaluate(([u, c, ts]) => window.animatedBones(u, c, ts), [url(original), clip, times]);
-      const b = await page.evaluate(([u, c, ts]) => window.animatedBones(u, c, ts), [url(file), clip, times]);
+      const a = await page.evaluate(([u, c, ts]) => window.animatedBones(u, c, ts), [served(original), clip, times]);
+      const b = await page.evaluate(([u, c, ts]) => window.animatedBones(u, c, ts), [served(file), clip, times]);
       assert.equal(b.clips, info.clips.length, `${path.basename(file)}: clips`);
       a.poses.forEach((pose, i) => {
         for (const [name, p] of Object.entries(b.poses[i])) {
