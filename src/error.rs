@@ -4,6 +4,7 @@
 use crate::anim::{MotionError, RetargetError};
 #[cfg(feature = "compute")]
 use crate::compute::ComputeError;
+use crate::correctives::CorrectiveError;
 use crate::edit::EditError;
 use crate::export::ExportError;
 use crate::io::ImportError;
@@ -36,6 +37,8 @@ pub enum Error {
     #[cfg(feature = "compute")]
     #[error(transparent)]
     Compute(#[from] ComputeError),
+    #[error(transparent)]
+    Corrective(#[from] CorrectiveError),
     #[error(transparent)]
     Export(#[from] ExportError),
     /// A name of a template, method, format or convention that is none of those there are.

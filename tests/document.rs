@@ -285,3 +285,65 @@ fn a_humanoid_downloads_with_standard_bone_names_and_keeps_its_own() {
         .unwrap();
     assert_eq!(renamed, 0);
 }
+
+#[test]
+fn correctives_shape_the_posed_surface_follow_edits_and_go_into_the_download() {
+    use rigkit::edit::Edit;
+    use rigkit::rig::JointId;
+    let corrective_targets = |glb: &[u8]| -> usize {
+        let back = rigkit::io::import(glb, "c.glb", &rigkit::Limits::default()).unwrap();
+        (back.mesh.morph_targets.iter())
+            .filter(|t| t.name.starts_with("corrective_"))
+            .count()
+    };
+    let mut doc = Document::new();
+    doc.load(common::load("eval/mannequiny.glb"));
+    let size = doc.character().unwrap().mesh.bounds().diagonal();
+    // The left knee (calf.l) bent 90°, where linear blending collapses the joint.
+    let knee = doc
+        .joint_names()
+        .iter()
+        .position(|n| n == "calf.l")
+        .unwrap() as u32;
+    let bend_knee = |doc: &mut Document| {
+        doc.turn_joint(knee, Quat::from_rotation_x(-90f32.to_radians()))
+            .unwrap();
+    };
+    bend_knee(&mut doc);
+    assert_eq!(doc.corrective_offsets(), None, "off until turned on");
+    let (shapes, change) = doc.set_correctives(true).unwrap();
+    assert!((1..=32).contains(&shapes), "{shapes} shapes");
+    assert_eq!(change, Change::Pose);
+    let offsets = doc.corrective_offsets().expect("posed, correctives on");
+    let moved = offsets.iter().filter(|o| o.length() > 1e-3 * size).count();
+    assert!(moved > 20, "{moved} vertices corrected");
+    doc.rest();
+    assert_eq!(doc.corrective_offsets(), None, "nothing to correct at rest");
+    assert_eq!(corrective_targets(&doc.export_glb(4).unwrap()), shapes);
+
+    // An edit (re-skinning) keeps them on, fitted again to the rig as it now is.
+    let fitted = doc.correctives().unwrap().unwrap().clone();
+    let j = JointId(3);
+    let at = doc.skeleton().unwrap().joints[3].position();
+    doc.edit(Edit::Move {
+        joint: j,
+        to: at + Vec3::Y * 0.01 * size,
+    })
+    .unwrap();
+    assert!(doc.correctives_on());
+    bend_knee(&mut doc);
+    let refitted = doc.correctives().unwrap().unwrap();
+    assert_ne!(&fitted, refitted, "fitted to the rig as it was");
+    assert!(doc.corrective_offsets().is_some());
+
+    doc.set_correctives(false).unwrap();
+    assert_eq!(doc.corrective_offsets(), None);
+    assert_eq!(corrective_targets(&doc.export_glb(4).unwrap()), 0);
+
+    // A mesh without a rig cannot have them: refused in words, and they stay off.
+    let mut doc = Document::new();
+    doc.load(common::load("samples/model-human.glb"));
+    let err = doc.set_correctives(true).unwrap_err().to_string();
+    assert!(err.contains("no skeleton"), "{err}");
+    assert!(!doc.correctives_on());
+}

@@ -74,6 +74,10 @@ export function rigkitApi(ctx) {
     get playback() { return app.playback(); },
     posedPositions: () => app.posedPositions(),
     bakePose: () => { app.bakePose(); ctx.redraw(); },
+    // Corrective shapes on or off: { shapes, ms } (how many, the fit's time). On, they are
+    // shown in every pose and clip and written into exports as morph targets.
+    setCorrectives: (on) => ctx.setCorrectives(on),
+    get correctives() { return app.correctivesOn(); },
     // Editing (each edit re-skins and can be undone) and pose mode.
     ...ctx.edits,
     setMode: (mode) => {

@@ -12,7 +12,7 @@ import { setupPaintTools } from './paint-tools.js';
 import { setupPlayback } from './playback.js';
 import { setupRigClient } from './rig-client.js';
 import { setupSteps } from './steps.js';
-import { $, clearError, showError } from './ui.js';
+import { $, clearError, reported, showError } from './ui.js';
 
 const SAMPLE = { url: 'web/samples/human-zombie.glb', name: 'human-zombie.glb' };
 
@@ -37,6 +37,23 @@ async function main() {
   $('error-close').addEventListener('click', clearError);
   $('xray').addEventListener('change', (e) => { ctx.app.setXray(e.target.checked); ctx.redraw(); });
   $('wireframe').addEventListener('change', (e) => { ctx.app.setWireframe(e.target.checked); ctx.redraw(); });
+  // Corrective shapes: fitted to the rig when turned on, then shown in every pose and clip and
+  // written into downloads; the box says whether they are on (a failed fit leaves them off).
+  ctx.setCorrectives = (on) => {
+    try {
+      const fitted = reported(() => ctx.app.setCorrectives(Boolean(on)));
+      $('status-edit').textContent = on
+        ? `${fitted.shapes} corrective shapes, fitted in ${(fitted.ms / 1000).toFixed(1)} s`
+        : '';
+      return fitted;
+    } finally {
+      $('correctives').checked = ctx.app.correctivesOn();
+      ctx.redraw();
+    }
+  };
+  $('correctives').addEventListener('change', (e) => {
+    try { ctx.setCorrectives(e.target.checked); } catch { /* shown in the banner */ }
+  });
 
   ctx.backend = await chooseBackend(wasm);
   $('status-backend').textContent = ctx.backend.label;

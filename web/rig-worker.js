@@ -140,7 +140,7 @@ const operations = {
       : module.animateRig(glb, name, motion.name, motion.bytes, maxInfluences);
   },
   async convert(module, data) {
-    return module.convertRig(data.glb, data.name, data.format, data.maxInfluences, data.boneNames);
+    return module.convertRig(data.glb, data.name, data.format, data.maxInfluences, data.boneNames, Boolean(data.correctives));
   },
 };
 

@@ -111,11 +111,17 @@ export class Rigger {
   animate(rig: Rig, motion: MotionName | MotionFile, signal?: AbortSignal): Promise<Rig>;
   /** `animate` with a capture file. */
   retarget(rig: Rig, motion: MotionFile, signal?: AbortSignal): Promise<Rig>;
-  /** `rig` written as a file, clips included; `boneNames` renames a humanoid's joints. */
+  /** `rig` written as a file, clips included; `boneNames` renames a humanoid's joints;
+   *  `correctives` adds up to 32 corrective shapes (morph targets named `corrective_*` that
+   *  keep bent elbows and knees and twisted forearms from collapsing) keyed in every clip. */
   export(
     rig: Rig,
     format?: ExportFormat,
-    options?: { boneNames?: 'mixamo' | 'unity' | 'unreal' | 'vrm'; maxInfluences?: 4 | 8 },
+    options?: {
+      boneNames?: 'mixamo' | 'unity' | 'unreal' | 'vrm';
+      maxInfluences?: 4 | 8;
+      correctives?: boolean;
+    },
   ): Promise<Uint8Array>;
   /** Stops the worker; an operation in progress is cancelled. */
   dispose(): void;

@@ -198,9 +198,11 @@ export class Rigger {
 
   /**
    * `rig` as a file: `format` 'glb' (default), 'fbx' (binary FBX 7.4, centimetres) or 'vrm',
-   * clips included; `boneNames` 'mixamo' | 'unity' | 'unreal' | 'vrm' renames a humanoid's joints.
+   * clips included; `boneNames` 'mixamo' | 'unity' | 'unreal' | 'vrm' renames a humanoid's joints;
+   * `correctives` adds corrective shapes (morph targets keeping bent elbows and knees from
+   * collapsing) keyed in every clip.
    */
-  async export(rig, format = 'glb', { boneNames, maxInfluences } = {}) {
+  async export(rig, format = 'glb', { boneNames, maxInfluences, correctives } = {}) {
     const result = await this.run({
       op: 'convert',
       glb: rig.toGlb(),
@@ -208,6 +210,7 @@ export class Rigger {
       format,
       boneNames: boneNames || undefined,
       maxInfluences: Number(maxInfluences || rig.maxInfluences),
+      correctives: Boolean(correctives),
     });
     return result.glb;
   }

@@ -108,12 +108,15 @@ def convert(
     name: Optional[str] = None,
     bone_names: Optional[Literal["mixamo", "unity", "unreal", "vrm"]] = None,
     max_influences: int = 4,
+    correctives: bool = False,
 ) -> bytes:
     """A rigged file written as GLB, binary FBX 7.4 or VRM, clips included.
 
-    ``bone_names`` renames a humanoid's joints in the file.
+    ``bone_names`` renames a humanoid's joints in the file. ``correctives`` adds up to 32
+    corrective shapes (morph targets ``corrective_*`` that keep bent elbows and knees and
+    twisted forearms from collapsing), their weights keyed in every clip.
     """
-    return _rigkit.convert(source, name, format, bone_names, max_influences)
+    return _rigkit.convert(source, name, format, bone_names, max_influences, correctives)
 
 
 def info(source: Source, *, name: Optional[str] = None) -> dict[str, Any]:

@@ -26,6 +26,11 @@ def animate(
     max_influences: int,
 ) -> bytes: ...
 def convert(
-    input: _Source, name: Optional[str], format: str, bone_names: Optional[str], max_influences: int
+    input: _Source,
+    name: Optional[str],
+    format: str,
+    bone_names: Optional[str],
+    max_influences: int,
+    correctives: bool,
 ) -> bytes: ...
 def info(input: _Source, name: Optional[str]) -> str: ...

@@ -209,7 +209,7 @@ fn animate(
 
 /// A rigged file written in another format. See `rigkit.convert`.
 #[pyfunction]
-#[pyo3(signature = (input, name, format, bone_names, max_influences))]
+#[pyo3(signature = (input, name, format, bone_names, max_influences, correctives))]
 fn convert(
     py: Python<'_>,
     input: &Bound<'_, PyAny>,
@@ -217,6 +217,7 @@ fn convert(
     format: String,
     bone_names: Option<String>,
     max_influences: usize,
+    correctives: bool,
 ) -> PyResult<Py<PyBytes>> {
     let source = Source::of(input, name)?;
     let max_influences = influences(max_influences)?;
@@ -225,7 +226,8 @@ fn convert(
         bone_names.map(|n| n.parse().map_err(failed)).transpose()?;
     let bytes = py.detach(move || -> PyResult<_> {
         let files = source.read()?;
-        convert_files(&InputFile::list(&files), format, max_influences, bone_names).map_err(failed)
+        let files = InputFile::list(&files);
+        convert_files(&files, format, max_influences, bone_names, correctives).map_err(failed)
     })?;
     Ok(PyBytes::new(py, &bytes).unbind())
 }

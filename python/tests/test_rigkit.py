@@ -51,6 +51,9 @@ class Api(unittest.TestCase):
         self.assertEqual([c["name"] for c in clips], ["walk"])
         fbx = rigkit.convert(walking, "fbx", bone_names="mixamo")
         self.assertEqual(fbx[:18], b"Kaydara FBX Binary")
+        corrected = rigkit.info(rigkit.convert(walking, correctives=True))
+        targets = corrected["morph_targets"]
+        self.assertTrue(targets and all(t.startswith("corrective_") for t in targets), targets)
         reskinned = rigkit.skin(walking, method="geometric")
         described = rigkit.info(reskinned)
         self.assertEqual(described["joints"], self.report["joints"])

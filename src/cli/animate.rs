@@ -65,8 +65,9 @@ pub fn animate(args: &AnimateArgs) -> Result<(), CliError> {
         character.animations.clear();
     }
     character.animations.insert(0, clip);
-    let correctives = options::correct(&mut character, args.correctives)?;
-    super::save(&character, &ExportOptions::default(), output)?;
+    let export = ExportOptions::default();
+    let correctives = options::correct(&mut character, args.correctives, export.max_influences)?;
+    super::save(&character, &export, output)?;
     out!(
         "wrote {output}: {summary}{}",
         options::corrective_count(correctives)

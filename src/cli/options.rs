@@ -72,17 +72,25 @@ impl Export {
         if let (Some(names), Some(skeleton)) = (self.bone_names, character.skeleton.as_mut()) {
             rigkit::rig::rename_humanoid(skeleton, names);
         }
-        correct(character, self.correctives)
+        correct(character, self.correctives, self.max_influences)
     }
 }
 
-/// Adds correctives to `character` when `wanted` ([`rigkit::correctives::add_correctives`]);
-/// how many targets were added.
-pub fn correct(character: &mut Character, wanted: bool) -> Result<Option<usize>, CliError> {
+/// Adds correctives to `character` when `wanted` ([`rigkit::correctives::add_correctives`]),
+/// fitted to the skinning a file with `max_influences` per vertex plays; how many targets
+/// were added.
+pub fn correct(
+    character: &mut Character,
+    wanted: bool,
+    max_influences: usize,
+) -> Result<Option<usize>, CliError> {
     if !wanted {
         return Ok(None);
     }
-    let options = rigkit::correctives::CorrectiveOptions::default();
+    let options = rigkit::correctives::CorrectiveOptions {
+        influences: max_influences,
+        ..Default::default()
+    };
     let correctives = rigkit::correctives::add_correctives(character, &options)?;
     Ok(Some(correctives.shapes.len()))
 }

@@ -10,9 +10,8 @@ use crate::rig::Clip;
 /// are replaced when correctives are fitted again.
 pub const CORRECTIVE_PREFIX: &str = "corrective_";
 
-/// Fits correctives to `character` ([`fit`]) and adds them as morph targets, replacing any
-/// added before, with their weights keyed in every clip that drives the skeleton (the
-/// user's own targets keep theirs). Returns what was fitted.
+/// Fits correctives to `character` ([`fit`]) and adds them as morph targets
+/// ([`write_correctives`]). Returns what was fitted.
 ///
 /// # Errors
 /// [`CorrectiveError`] for a character without a skeleton or skin weights; it is left as it
@@ -21,16 +20,38 @@ pub fn add_correctives(
     character: &mut Character,
     options: &CorrectiveOptions,
 ) -> Result<Correctives, CorrectiveError> {
+    let correctives = fit_character(character, options)?;
+    write_correctives(character, &correctives);
+    Ok(correctives)
+}
+
+/// Correctives for `character` as it is rigged ([`fit`]).
+///
+/// # Errors
+/// [`CorrectiveError`] for a character without a skeleton or skin weights.
+pub fn fit_character(
+    character: &Character,
+    options: &CorrectiveOptions,
+) -> Result<Correctives, CorrectiveError> {
+    let skeleton = (character.skeleton.as_ref()).ok_or(CorrectiveError::NoSkeleton)?;
+    let skin = character.skin.as_ref().ok_or(CorrectiveError::NoSkin)?;
+    fit(&character.mesh.positions, skeleton, skin, options)
+}
+
+/// Adds `correctives` (fitted to `character` as it is rigged) as morph targets named
+/// `corrective_<joint>_<n>`, replacing any added before, with their weights keyed in every
+/// clip that drives the skeleton (the user's own targets keep theirs). A character without
+/// a skeleton is left as it was.
+pub fn write_correctives(character: &mut Character, correctives: &Correctives) {
     let Character {
         mesh,
         skeleton,
-        skin,
         animations,
         ..
     } = character;
-    let skeleton = skeleton.as_ref().ok_or(CorrectiveError::NoSkeleton)?;
-    let skin = skin.as_ref().ok_or(CorrectiveError::NoSkin)?;
-    let correctives = fit(&mesh.positions, skeleton, skin, options)?;
+    let Some(skeleton) = skeleton.as_ref() else {
+        return;
+    };
     drop_correctives(mesh, animations);
     let kept = mesh.morph_targets.len();
     let at_rest: Vec<f32> = mesh.morph_targets.iter().map(|t| t.weight).collect();
@@ -48,20 +69,19 @@ pub fn add_correctives(
         }
         clip.morph_weights = weights;
     }
-    let mut per_joint = vec![0usize; skeleton.joints.len()];
+    // One target per shape, so that the clips' weight columns stay in step.
+    let mut per_joint = std::collections::BTreeMap::<usize, usize>::new();
     for shape in &correctives.shapes {
         let j = shape.joint.index();
-        per_joint[j] += 1;
+        let n = per_joint.entry(j).or_default();
+        *n += 1;
+        let joint = skeleton.joints.get(j).map_or("joint", |joint| &joint.name);
         mesh.morph_targets.push(MorphTarget {
-            name: format!(
-                "{CORRECTIVE_PREFIX}{}_{}",
-                skeleton.joints[j].name, per_joint[j]
-            ),
+            name: format!("{CORRECTIVE_PREFIX}{joint}_{n}"),
             offsets: shape.offsets.clone(),
             weight: 0.0,
         });
     }
-    Ok(correctives)
 }
 
 /// Removes targets added by an earlier [`add_correctives`], and their weights from clips.

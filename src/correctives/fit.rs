@@ -12,7 +12,7 @@ use crate::linalg::{solve_positive_definite, symmetric_eigen};
 use crate::random::Rng;
 use crate::rig::{
     HumanoidRole, JointId, Skeleton, SkinWeights, Transform, humanoid_roles, pose_world,
-    rest_locals,
+    rest_locals, top_influences,
 };
 
 /// A mode weaker than this fraction of the strongest one is not worth a target.
@@ -64,10 +64,11 @@ pub fn fit(
             vertices: rest.len(),
         });
     }
+    let played = played_skin(skin, options.influences);
     let subject = Subject {
         positions: rest,
         skeleton,
-        skin,
+        skin: played.as_ref().unwrap_or(skin),
         rest: rest_locals(skeleton),
         roles: humanoid_roles(skeleton),
     };
@@ -105,6 +106,20 @@ pub fn fit(
 
 /// Vertices weighted both inside and outside `joint`'s subtree: the only ones its turn
 /// deforms rather than carries.
+/// `skin` as a file with `influences` per vertex plays it (each vertex's strongest,
+/// renormalised); `None` where no vertex has more.
+fn played_skin(skin: &SkinWeights, influences: usize) -> Option<SkinWeights> {
+    let n = skin.vertex_count();
+    if (0..n).all(|v| skin.influences(v).len() <= influences) {
+        return None;
+    }
+    let mut played = SkinWeights::new();
+    for v in 0..n {
+        played.push_vertex(top_influences(skin.influences(v), influences));
+    }
+    Some(played)
+}
+
 fn deformed_by(skeleton: &Skeleton, skin: &SkinWeights, joint: usize) -> Vec<u32> {
     (0..skin.vertex_count())
         .filter(|&v| {

@@ -15,7 +15,7 @@ use glam::{Quat, Vec3};
 
 use crate::rig::{JointId, Transform};
 
-pub use apply::{CORRECTIVE_PREFIX, add_correctives};
+pub use apply::{CORRECTIVE_PREFIX, add_correctives, fit_character, write_correctives};
 pub use fit::fit;
 pub use measure::{PoseError, TestPose, pose_error, test_poses};
 
@@ -34,6 +34,9 @@ pub struct CorrectiveOptions {
     pub swing: f32,
     /// The largest twist of a sampled rotation (about the bone), in radians; as `swing`.
     pub twist: f32,
+    /// Each vertex keeps its strongest this many influences, as the exported file plays it
+    /// (`--max-influences`): the correctives fix the skinning the file plays, not a richer one.
+    pub influences: usize,
     pub seed: u64,
 }
 
@@ -45,6 +48,7 @@ impl Default for CorrectiveOptions {
             per_joint: 4,
             swing: 150f32.to_radians(),
             twist: 110f32.to_radians(),
+            influences: 4,
             seed: 23,
         }
     }
@@ -228,5 +232,23 @@ pub(crate) mod tests {
                 error.corrected
             );
         }
+    }
+
+    #[test]
+    fn correctives_fix_the_skinning_the_file_plays() {
+        // Cut to one influence per vertex, as a file limited to one plays it, every vertex
+        // moves rigidly with one joint: blending nothing, it has nothing to correct.
+        let arm = arm();
+        let (skeleton, skin) = (arm.skeleton.as_ref().unwrap(), arm.skin.as_ref().unwrap());
+        let options = super::CorrectiveOptions {
+            influences: 1,
+            ..Default::default()
+        };
+        let correctives = super::fit(&arm.mesh.positions, skeleton, skin, &options).unwrap();
+        assert!(
+            correctives.shapes.is_empty(),
+            "{}",
+            correctives.shapes.len()
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! How far each joint turns: the rotations a joint's correctives are fitted over. A
 //! humanoid's joints, found by name, move as bodies do — elbows and knees are hinges, the
-//! spine and neck bend a little, collarbones less; other joints swing and twist as far as
-//! the options allow.
+//! spine and neck bend a little, collarbones less, fingers curl; other joints swing and
+//! twist as far as the options allow.
 
 use glam::{Quat, Vec3};
 
@@ -24,6 +24,10 @@ pub(super) struct Reach {
 
 /// Words naming the segments of a spine, whatever the convention.
 const SPINE: [&str; 6] = ["spine", "chest", "torso", "abdomen", "pelvis", "waist"];
+/// Words naming fingers: they curl, they hardly twist.
+const FINGER: [&str; 7] = [
+    "finger", "thumb", "index", "middle", "ring", "pinky", "little",
+];
 
 impl Reach {
     /// `joint`'s range of motion, with `rest` its skeleton's rest pose and `role` the
@@ -63,7 +67,10 @@ impl Reach {
             Some(HumanoidRole::UpperArm(_)) => free,
             None => {
                 let words = name_words(&skeleton.joints[joint].name);
-                if words.iter().any(|w| SPINE.contains(&w.as_str())) {
+                let named = |these: &[&str]| words.iter().any(|w| these.contains(&w.as_str()));
+                if named(&FINGER) {
+                    limited(90.0, 15.0)
+                } else if named(&SPINE) {
                     limited(60.0, 60.0)
                 } else {
                     free

@@ -3,10 +3,15 @@
 //! by hand). The page's wasm shell forwards calls here and redraws what each call says
 //! changed ([`Change`]); native tests drive it directly.
 
+mod correctives;
 mod motion;
 mod pose;
 
+use std::borrow::Cow;
+
 use glam::Vec3;
+
+use correctives::Correcting;
 
 pub use motion::{MotionInfo, MotionKind};
 pub use pose::{Playback, Pose};
@@ -68,6 +73,8 @@ pub struct Document {
     speed: f32,
     /// X-mirror for joint moves: a moved joint's twin across the body moves with it.
     mirror: bool,
+    /// Corrective shapes: shown in poses and written into exports when on.
+    correcting: Correcting,
 }
 
 impl Default for Document {
@@ -105,6 +112,7 @@ impl Document {
             gizmo: None,
             speed: 1.0,
             mirror: false,
+            correcting: Correcting::default(),
         }
     }
 
@@ -114,6 +122,7 @@ impl Document {
             character: Some(character),
             speed: self.speed,
             mirror: self.mirror,
+            correcting: self.correcting.carried_over(),
             ..Self::new()
         };
         Change::Character
@@ -250,7 +259,21 @@ impl Document {
     /// # Errors
     /// When nothing is loaded, or as [`export`].
     pub fn export(&self, format: OutputFormat, max_influences: usize) -> Result<Vec<u8>, Error> {
-        write(self.loaded()?, format, max_influences)
+        write(&*self.exported()?, format, max_influences)
+    }
+
+    /// The character as files get it: with its corrective shapes when they are on.
+    fn exported(&self) -> Result<Cow<'_, Character>, Error> {
+        let character = self.loaded()?;
+        // A character correctives cannot be fitted to (not rigged) is written as it is.
+        Ok(match self.correctives().ok().flatten() {
+            Some(correctives) => {
+                let mut character = character.clone();
+                crate::correctives::write_correctives(&mut character, correctives);
+                Cow::Owned(character)
+            }
+            None => Cow::Borrowed(character),
+        })
     }
 
     /// The character as [`Self::export`] writes it, its humanoid joints renamed to `names`
@@ -265,7 +288,7 @@ impl Document {
         max_influences: usize,
         names: BoneNames,
     ) -> Result<(Vec<u8>, usize), Error> {
-        let mut character = self.loaded()?.clone();
+        let mut character = self.exported()?.into_owned();
         let renamed = character
             .skeleton
             .as_mut()
@@ -446,6 +469,7 @@ impl Document {
             .as_mut()
             .ok_or_else(|| missing("no character is loaded"))?;
         let changed = self.editor.paint(c, brush, new_stroke)?;
+        self.correcting.rig_changed();
         self.heat = Some(brush.joint);
         Ok((changed, Change::Weights))
     }
@@ -454,6 +478,7 @@ impl Document {
     /// and ring go when their joint is gone.
     fn after_edit(&mut self) -> Change {
         self.pose = Pose::Rest;
+        self.correcting.rig_changed();
         let joints = self.skeleton().map_or(0, |s| s.joints.len());
         self.heat = self.heat.filter(|j| j.index() < joints);
         self.gizmo = self.gizmo.filter(|j| j.index() < joints);

@@ -6,7 +6,7 @@ use glam::{Mat4, Quat, Vec3};
 use super::{Change, Document, missing};
 use crate::Error;
 use crate::anim::{Motion, procedural_clip};
-use crate::rig::JointId;
+use crate::rig::{JointId, Transform};
 use crate::rig::{pose_world, rest_locals};
 
 /// Where playback stands, as the page's timeline shows it.
@@ -209,6 +209,11 @@ impl Document {
     /// Each joint's world matrix in the pose shown; `None` at rest, and when the clip playing
     /// does not fit the skeleton (it is then shown at rest).
     pub fn posed_world(&self) -> Option<Vec<Mat4>> {
+        Some(pose_world(self.skeleton()?, &self.posed_locals()?))
+    }
+
+    /// Each joint's local transform in the pose shown; `None` as for [`Self::posed_world`].
+    pub fn posed_locals(&self) -> Option<Vec<Transform>> {
         let c = self.character.as_ref()?;
         let skeleton = c.skeleton.as_ref()?;
         match &self.pose {
@@ -219,14 +224,14 @@ impl Document {
                     .get(*index)
                     .filter(|clip| clip.fits(skeleton))?;
                 let start = clip.times.first().copied().unwrap_or(0.0);
-                Some(clip.world_at(skeleton, start + time))
+                Some(clip.locals_at(start + time))
             }
             Pose::Turns(turns) => {
                 let mut locals = rest_locals(skeleton);
                 for (local, turn) in locals.iter_mut().zip(turns) {
                     local.rotation = (local.rotation * *turn).normalize();
                 }
-                Some(pose_world(skeleton, &locals))
+                Some(locals)
             }
         }
     }

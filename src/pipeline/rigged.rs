@@ -3,6 +3,7 @@
 //! a [`Document`] of its own and does what the page's controls do.
 
 use crate::Error;
+use crate::correctives::{CorrectiveOptions, add_correctives};
 use crate::document::Document;
 use crate::export::OutputFormat;
 use crate::io::InputFile;
@@ -37,7 +38,8 @@ pub fn animate_files(
 }
 
 /// The rigged files written as `format`, clips included, their humanoid joints renamed in the
-/// file to `bone_names` where given.
+/// file to `bone_names` where given, with corrective shapes keyed in every clip when
+/// `correctives` (fitted to the skinning the file plays, `max_influences` per vertex).
 ///
 /// # Errors
 /// When the files do not read or have no skeleton, or the format cannot hold the rig (VRM
@@ -47,8 +49,18 @@ pub fn convert_files(
     format: OutputFormat,
     max_influences: usize,
     bone_names: Option<BoneNames>,
+    correctives: bool,
 ) -> Result<Vec<u8>, Error> {
-    let doc = opened(files)?;
+    let mut doc = opened(files)?;
+    if correctives {
+        let mut character = doc.loaded()?.clone();
+        let options = CorrectiveOptions {
+            influences: max_influences,
+            ..CorrectiveOptions::default()
+        };
+        add_correctives(&mut character, &options)?;
+        doc.load(character);
+    }
     match bone_names {
         None => doc.export(format, max_influences),
         Some(names) => doc

@@ -38,6 +38,8 @@ pub struct Viewer {
     /// The pose shown (each joint's skinning matrix); empty at bind. Kept so that repainting
     /// the surface (a heatmap) keeps the pose.
     skinning: Vec<glam::Mat4>,
+    /// Each vertex's corrective offset (before skinning) in the pose shown; empty without.
+    shape: Vec<glam::Vec3>,
     /// The skin weights as the GPU draws them (at most 8 per vertex, renormalised), for
     /// skinning on the CPU what must match the picture: the wireframe, scripts, bakes.
     drawn_skin: crate::rig::SkinWeights,
@@ -68,6 +70,7 @@ impl Viewer {
             surface: Vec::new(),
             vertices: None,
             skinning: Vec::new(),
+            shape: Vec::new(),
             drawn_skin: crate::rig::SkinWeights::new(),
             weights_of: None,
             baked: false,
@@ -87,6 +90,7 @@ impl Viewer {
     /// Replaces what is shown with `character` and frames it.
     pub fn show(&mut self, character: &Character) {
         self.skinning.clear();
+        self.shape.clear();
         self.build_surface(character, None);
         self.show_skeleton(character.skeleton.as_ref());
         self.camera.frame(&character.mesh.bounds());
@@ -96,6 +100,7 @@ impl Viewer {
     /// the camera stays where it is.
     pub fn refresh(&mut self, character: &Character, weights_of: Option<JointId>) {
         self.skinning.clear();
+        self.shape.clear();
         self.build_surface(character, weights_of);
         self.show_skeleton(character.skeleton.as_ref());
     }
@@ -127,12 +132,26 @@ impl Viewer {
         self.build_surface(character, joint);
     }
 
-    /// The vertices as shown in the current pose, skinned on the CPU with the weights the GPU
-    /// draws with; `None` at bind.
+    /// The vertices as shown in the current pose, moved by their corrective shape and skinned
+    /// on the CPU with the weights the GPU draws with; `None` at bind.
     pub fn posed_positions(&self, character: &Character) -> Option<Vec<glam::Vec3>> {
-        (!self.skinning.is_empty()).then(|| {
-            crate::anim::skin_positions(&character.mesh.positions, &self.drawn_skin, &self.skinning)
-        })
+        if self.skinning.is_empty() {
+            return None;
+        }
+        let rest = &character.mesh.positions;
+        let shaped: Vec<glam::Vec3>;
+        let rest = match self.shape.len() == rest.len() {
+            true => {
+                shaped = rest.iter().zip(&self.shape).map(|(p, o)| *p + *o).collect();
+                &shaped
+            }
+            false => rest,
+        };
+        Some(crate::anim::skin_positions(
+            rest,
+            &self.drawn_skin,
+            &self.skinning,
+        ))
     }
 
     /// Shows the current pose with vertices and normals skinned on the CPU instead of by the
@@ -212,6 +231,7 @@ impl Viewer {
         ));
         if !self.baked {
             vertices.set_skinning(&self.skinning);
+            vertices.set_shape(&self.shape);
         }
         self.surface.clear();
         for part in mesh.parts_or_whole() {
@@ -271,20 +291,27 @@ impl Viewer {
     }
 
     /// Shows the character posed: `skinning` holds each joint's skinning matrix (posed world
-    /// times inverse bind) and `skeleton` its joints in the pose. Only the matrices go to the
+    /// times inverse bind), `shape` each vertex's corrective offset in the pose (empty for
+    /// none) and `skeleton` its joints in the pose. Only the matrices and offsets go to the
     /// GPU, which skins the surface; materials, heatmap and camera stay.
     pub fn pose(
         &mut self,
         character: &Character,
         skinning: &[glam::Mat4],
+        shape: &[glam::Vec3],
         skeleton: &crate::rig::Skeleton,
     ) {
         self.skinning = skinning.to_vec();
+        let had_shape = !self.shape.is_empty();
+        self.shape = shape.to_vec();
         if self.baked {
             // Back from the CPU reference to the GPU: the bind pose again, and its influences.
             self.build_surface(character, self.weights_of);
         } else if let Some(vertices) = &self.vertices {
             vertices.set_skinning(skinning);
+            if had_shape || !shape.is_empty() {
+                vertices.set_shape(shape);
+            }
             self.build_edges(character);
         }
         let moved = self

@@ -44,7 +44,8 @@ impl Viewer {
             return;
         };
         let skinning = skinning_matrices(skeleton, &world);
-        self.pose(c, &skinning, &posed(skeleton, &world));
+        let shape = document.corrective_offsets().unwrap_or_default();
+        self.pose(c, &skinning, &shape, &posed(skeleton, &world));
     }
 }
 

@@ -2,6 +2,7 @@
 //! once, and a pose only uploads one matrix per joint — so playing a motion or turning a joint
 //! costs the same for 5k vertices as for 500k.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use three_d::{
@@ -16,6 +17,8 @@ use crate::anim::{PACKED_INFLUENCES, PackedInfluences, skinning_texels};
 pub struct SkinnedVertices {
     context: Context,
     positions: VertexBuffer<Vec3>,
+    /// Each vertex's corrective offset in the pose shown (zero without correctives).
+    shape: RefCell<VertexBuffer<Vec3>>,
     normals: VertexBuffer<Vec3>,
     uvs: Option<VertexBuffer<Vec2>>,
     colors: Option<VertexBuffer<Vec4>>,
@@ -54,6 +57,10 @@ impl SkinnedVertices {
                 context,
                 &data.positions.iter().map(to_vec3).collect::<Vec<_>>(),
             ),
+            shape: RefCell::new(VertexBuffer::new_with_data(
+                context,
+                &vec![vec3(0.0, 0.0, 0.0); data.positions.len()],
+            )),
             normals: VertexBuffer::new_with_data(
                 context,
                 &data.normals.iter().map(to_vec3).collect::<Vec<_>>(),
@@ -97,6 +104,17 @@ impl SkinnedVertices {
         let rows = self.skinning.height() as usize;
         self.skinning.fill(&skinning_texels(skinning, rows));
     }
+
+    /// Moves each vertex by `offsets` before skinning (the corrective shapes in the pose
+    /// shown); empty puts every vertex back at its bind position.
+    pub fn set_shape(&self, offsets: &[glam::Vec3]) {
+        let n = self.positions.vertex_count() as usize;
+        let shape: Vec<Vec3> = match offsets.len() == n {
+            true => offsets.iter().map(|p| vec3(p.x, p.y, p.z)).collect(),
+            false => vec![vec3(0.0, 0.0, 0.0); n],
+        };
+        self.shape.borrow_mut().fill(&shape);
+    }
 }
 
 /// One part of the surface (one material's triangles) over the shared [`SkinnedVertices`].
@@ -121,6 +139,9 @@ impl Geometry for SkinnedPart {
         program.use_uniform("viewProjection", viewer.projection() * viewer.view());
         program.use_texture("skinningMatrices", &v.skinning);
         program.use_vertex_attribute("position", &v.positions);
+        if program.requires_attribute("shape") {
+            program.use_vertex_attribute("shape", &v.shape.borrow());
+        }
         if program.requires_attribute("normal") {
             program.use_vertex_attribute("normal", &v.normals);
         }

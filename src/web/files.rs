@@ -70,7 +70,8 @@ pub fn animate_rig(
 
 /// The rigged GLB `glb` written as `format` (`"glb"`, `"fbx"` or `"vrm"`), clips included,
 /// its humanoid joints renamed in the file to `bone_names` (`"mixamo"`, `"unity"`,
-/// `"unreal"`, `"vrm"`; empty or absent: as they are).
+/// `"unreal"`, `"vrm"`; empty or absent: as they are), with corrective shapes keyed in every
+/// clip when `correctives`.
 #[wasm_bindgen(js_name = convertRig)]
 pub fn convert_rig(
     glb: &[u8],
@@ -78,10 +79,11 @@ pub fn convert_rig(
     format: &str,
     max_influences: usize,
     bone_names: Option<String>,
+    correctives: bool,
 ) -> Result<Vec<u8>, JsError> {
     let (format, bone_names) = export_request(format, bone_names.as_deref())?;
     let rig = [InputFile { name, bytes: glb }];
-    convert_files(&rig, format, max_influences, bone_names).map_err(js_error)
+    convert_files(&rig, format, max_influences, bone_names, correctives).map_err(js_error)
 }
 
 /// What the page's download and `convertRig` write: `doc`'s character as `format`, its

@@ -1,11 +1,13 @@
-// Linear blend skinning: each vertex moves by the weighted average of up to eight joints'
-// skinning matrices, read from a float texture (one row of four texels per joint). Outputs the
-// varyings three-d's materials read, like its own mesh shader.
+// Linear blend skinning: each vertex, moved first by its corrective shape in this pose, moves by
+// the weighted average of up to eight joints' skinning matrices, read from a float texture (one
+// row of four texels per joint). Outputs the varyings three-d's materials read, like its own
+// mesh shader.
 
 uniform mat4 viewProjection;
 uniform highp sampler2D skinningMatrices;
 
 in vec3 position;
+in vec3 shape;
 in vec3 normal;
 in vec4 joints0;
 in vec4 joints1;
@@ -50,7 +52,7 @@ void main()
         }
         skin *= 1.0 / total;
     }
-    vec4 world = skin * vec4(position, 1.0);
+    vec4 world = skin * vec4(position + shape, 1.0);
     pos = world.xyz / world.w;
     gl_Position = viewProjection * vec4(pos, 1.0);
     nor = normalize(mat3(skin) * normal);

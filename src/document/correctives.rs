@@ -1,0 +1,103 @@
+//! Corrective shapes in the document: turned on, they are fitted once to the rig as it is,
+//! shown in every pose and written into every export; a changed rig fits them again when
+//! next needed.
+
+use std::cell::OnceCell;
+
+use glam::Vec3;
+
+use super::{Change, Document};
+use crate::Error;
+use crate::correctives::{CorrectiveError, CorrectiveOptions, Correctives, fit_character};
+
+/// Whether correctives are wanted, and their fit to the current rig once made.
+#[derive(Debug, Default)]
+pub(super) struct Correcting {
+    wanted: bool,
+    /// Fitted on first use after the rig last changed.
+    fitted: OnceCell<Result<Correctives, CorrectiveError>>,
+}
+
+impl Correcting {
+    /// For the next character: wanted as now, nothing fitted.
+    pub(super) fn carried_over(&self) -> Self {
+        Self {
+            wanted: self.wanted,
+            fitted: OnceCell::new(),
+        }
+    }
+
+    /// The rig changed: what was fitted no longer fits it.
+    pub(super) fn rig_changed(&mut self) {
+        self.fitted = OnceCell::new();
+    }
+}
+
+impl Document {
+    /// Turns correctives on (fitting them to the rig now) or off; returns how many shapes
+    /// there are. They stay on across edits (fitted again when next shown or exported) and
+    /// characters, like the mirror.
+    ///
+    /// # Errors
+    /// When nothing rigged is loaded ([`CorrectiveError`]); they stay off then.
+    pub fn set_correctives(&mut self, on: bool) -> Result<(usize, Change), Error> {
+        self.correcting.wanted = on;
+        if !on {
+            return Ok((0, Change::Pose));
+        }
+        match self.correctives() {
+            Ok(Some(correctives)) => Ok((correctives.shapes.len(), Change::Pose)),
+            Ok(None) => Ok((0, Change::Pose)),
+            Err(e) => {
+                self.correcting.wanted = false;
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether correctives are on.
+    pub fn correctives_on(&self) -> bool {
+        self.correcting.wanted
+    }
+
+    /// The correctives fitted to the rig as it is, fitting them first if needed; `None` when
+    /// they are off.
+    ///
+    /// # Errors
+    /// When they are on but cannot be fitted (nothing rigged is loaded).
+    pub fn correctives(&self) -> Result<Option<&Correctives>, Error> {
+        if !self.correcting.wanted {
+            return Ok(None);
+        }
+        let character = self.loaded()?;
+        let fitted = (self.correcting.fitted).get_or_init(|| {
+            let options = CorrectiveOptions {
+                influences: crate::export::ExportOptions::default().max_influences,
+                ..Default::default()
+            };
+            fit_character(character, &options)
+        });
+        match fitted {
+            Ok(correctives) => Ok(Some(correctives)),
+            Err(e) => Err(e.clone().into()),
+        }
+    }
+
+    /// Each vertex's corrective offset (before skinning) in the pose shown; `None` at rest,
+    /// with correctives off, or when they cannot be fitted.
+    pub fn corrective_offsets(&self) -> Option<Vec<Vec3>> {
+        let locals = self.posed_locals()?;
+        let correctives = self.correctives().ok()??;
+        let n = self.character.as_ref()?.mesh.vertex_count();
+        let mut offsets = vec![Vec3::ZERO; n];
+        for (shape, w) in correctives.shapes.iter().zip(correctives.weights(&locals)) {
+            if w == 0.0 {
+                continue;
+            }
+            for (o, d) in offsets.iter_mut().zip(&shape.offsets) {
+                *o += *d * w;
+            }
+        }
+        Some(offsets)
+    }
+}
