@@ -91,6 +91,7 @@ export function rigkitApi(ctx) {
     selectJoint: ctx.selectJoint,
     // X-mirror for joint moves (the page's checkbox): a moved joint's twin moves with it.
     setMirror: (on) => { $('edit-mirror').checked = Boolean(on); app.setMirror(Boolean(on)); },
+    jointNames: () => app.jointNames(),
     jointParents: () => app.jointParents(),
     jointWeights: (joint) => app.jointWeights(joint),
     // The surface point under the viewport pixel (x, y), or undefined.

@@ -153,7 +153,9 @@ fn joint_modes(subject: &Subject<'_>, joint: usize, options: &CorrectiveOptions)
     let n = vertices.len() * 3;
     // The rest itself is a sample (nothing to correct there), then random turns within the
     // joint's reach.
-    let reach = Reach::of(skeleton, rest_pose, joint, role, options);
+    let Some(reach) = Reach::of(skeleton, rest_pose, joint, role, options) else {
+        return Vec::new();
+    };
     let turns: Vec<Quat> = std::iter::once(Quat::IDENTITY)
         .chain((1..options.samples.max(2)).map(|_| reach.sample(&mut rng)))
         .collect();

@@ -24,6 +24,9 @@ pub(super) struct Reach {
 
 /// Words naming the segments of a spine, whatever the convention.
 const SPINE: [&str; 6] = ["spine", "chest", "torso", "abdomen", "pelvis", "waist"];
+/// Words naming a chain's end marker (`HeadTop_End`, `head_leaf`, `Bip01 L Finger0Nub`): a
+/// leaf no clip turns.
+const END: [&str; 4] = ["end", "leaf", "nub", "tip"];
 /// Words naming fingers: they curl, they hardly twist.
 const FINGER: [&str; 7] = [
     "finger", "thumb", "index", "middle", "ring", "pinky", "little",
@@ -31,14 +34,20 @@ const FINGER: [&str; 7] = [
 
 impl Reach {
     /// `joint`'s range of motion, with `rest` its skeleton's rest pose and `role` the
-    /// humanoid part it plays, if any.
+    /// humanoid part it plays, if any; `None` for a chain's end marker, which never turns.
     pub fn of(
         skeleton: &Skeleton,
         rest: &[Transform],
         joint: usize,
         role: Option<HumanoidRole>,
         options: &CorrectiveOptions,
-    ) -> Self {
+    ) -> Option<Self> {
+        let words = name_words(&skeleton.joints[joint].name);
+        let named = |these: &[&str]| words.iter().any(|w| these.contains(&w.as_str()));
+        let leaf = !(skeleton.joints.iter()).any(|j| j.parent.is_some_and(|p| p.index() == joint));
+        if leaf && named(&END) {
+            return None;
+        }
         let bone = bone_axis(skeleton, rest, joint);
         let free = Self {
             bone,
@@ -51,7 +60,7 @@ impl Reach {
             twist: twist.to_radians().min(options.twist),
             ..free
         };
-        match role {
+        Some(match role {
             Some(HumanoidRole::LowerArm(_) | HumanoidRole::LowerLeg(_)) => Self {
                 hinge: hinge_axis(skeleton, joint, bone),
                 twist: options.twist * HINGE_TWIST,
@@ -65,18 +74,10 @@ impl Reach {
             Some(HumanoidRole::Foot(_) | HumanoidRole::Toes(_)) => limited(50.0, 25.0),
             Some(HumanoidRole::Hand(_)) => limited(90.0, 110.0),
             Some(HumanoidRole::UpperArm(_)) => free,
-            None => {
-                let words = name_words(&skeleton.joints[joint].name);
-                let named = |these: &[&str]| words.iter().any(|w| these.contains(&w.as_str()));
-                if named(&FINGER) {
-                    limited(90.0, 15.0)
-                } else if named(&SPINE) {
-                    limited(60.0, 60.0)
-                } else {
-                    free
-                }
-            }
-        }
+            None if named(&FINGER) => limited(90.0, 15.0),
+            None if named(&SPINE) => limited(60.0, 60.0),
+            None => free,
+        })
     }
 
     /// A random turn within reach.
@@ -132,7 +133,7 @@ mod tests {
             let role = (humanoid_roles(skeleton).into_iter())
                 .find(|(_, at)| at.index() == j)
                 .map(|(role, _)| role);
-            Reach::of(skeleton, &rest, j, role, &options)
+            Reach::of(skeleton, &rest, j, role, &options).expect("a joint that turns")
         });
         // The arm lies along +X facing +Z: the elbow bends about ±Y.
         let hinge = elbow.hinge.expect("the elbow is a hinge");
@@ -149,5 +150,21 @@ mod tests {
                 "{angle}"
             );
         }
+    }
+
+    #[test]
+    fn fingers_curl_and_end_markers_never_turn() {
+        let mut arm = arm();
+        let skeleton = arm.skeleton.as_mut().unwrap();
+        skeleton.joints[2].name = "LeftHandIndex2".into();
+        skeleton.joints[3].name = "LeftHandIndex_End".into();
+        let rest = rest_locals(skeleton);
+        let options = CorrectiveOptions::default();
+        let finger = Reach::of(skeleton, &rest, 2, None, &options).unwrap();
+        assert!(finger.swing < 0.7 * options.swing && finger.twist < 0.2 * options.twist);
+        assert_eq!(Reach::of(skeleton, &rest, 3, None, &options), None);
+        // Only a leaf is an end marker: a joint so named with children still turns.
+        skeleton.joints[2].name = "tip".into();
+        assert!(Reach::of(skeleton, &rest, 2, None, &options).is_some());
     }
 }

@@ -377,6 +377,53 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('correctives shape a bent knee live, on the GPU as on the CPU, and go into the download', async () => {
+    const { page, errors } = app;
+    await dropFiles(page, [readData('eval/mannequiny.glb')]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'mannequiny.glb');
+    // The left knee bent 90° by a drag in pose mode.
+    const off = await page.evaluate(() => {
+      const knee = window.rigkit.jointNames().indexOf('calf.l');
+      window.rigkit.rotateJoint(knee, 0, 157);
+      return window.rigkit.posedPositions();
+    });
+    await keepViewport(page, 'off');
+    const fitted = await page.evaluate(() => window.rigkit.setCorrectives(true));
+    assert.ok(fitted.shapes > 0 && fitted.shapes <= 32, JSON.stringify(fitted));
+    assert.ok(await page.evaluate(() => document.getElementById('correctives').checked), 'the chip shows them on');
+    const on = await page.evaluate(() => window.rigkit.posedPositions());
+    let [worst, lo, hi] = [0, Infinity, -Infinity];
+    for (let i = 0; i < on.length; i++) {
+      worst = Math.max(worst, Math.abs(on[i] - off[i]));
+      [lo, hi] = [Math.min(lo, off[i]), Math.max(hi, off[i])];
+    }
+    assert.ok(worst > 2e-3 * (hi - lo), `correctives moved the surface by ${worst} of ${hi - lo}`);
+    // The shader adds the same shapes as the CPU reference: the picture matches its bake.
+    await keepViewport(page, 'gpu');
+    await page.screenshot({ path: path.join(artifacts, 'mannequin-knee-corrected.png') });
+    await page.evaluate(() => window.rigkit.bakePose());
+    await keepViewport(page, 'cpu');
+    const gpuVsCpu = await viewportDifference(page, 'gpu', 'cpu');
+    const onVsOff = await viewportDifference(page, 'off', 'cpu');
+    assert.ok(gpuVsCpu <= 0.002 && gpuVsCpu < onVsOff, JSON.stringify({ gpuVsCpu, onVsOff }));
+    // The download carries them as named morph targets, and passes the validator.
+    const glb = await page.evaluate(() => Array.from(window.rigkit.exportGlb()));
+    const report = await validator.validateBytes(new Uint8Array(glb));
+    assert.equal(report.issues.numErrors, 0, JSON.stringify(report.issues.messages.slice(0, 3)));
+    const bytes = Buffer.from(glb);
+    const json = JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString('utf8'));
+    const names = json.meshes.flatMap((m) => (m.extras && m.extras.targetNames) || []);
+    assert.equal(names.filter((n) => n.startsWith('corrective_')).length, fitted.shapes, JSON.stringify(names));
+    // Off again: the surface as linear blending leaves it, and downloads without them.
+    const back = await page.evaluate(() => {
+      window.rigkit.setCorrectives(false);
+      return window.rigkit.posedPositions();
+    });
+    assert.deepEqual(back, off);
+    await page.evaluate(() => window.rigkit.restPose());
+    assert.deepEqual(errors, []);
+  });
+
   test('a 61,500-vertex character plays a motion, skinned on the GPU as on the CPU (frame times recorded)', async () => {
     const { page, errors } = app;
     // Drops `name`, plays a generated motion on it, and times posing alone (kinematics,
