@@ -104,8 +104,6 @@ pub fn fit(
     })
 }
 
-/// Vertices weighted both inside and outside `joint`'s subtree: the only ones its turn
-/// deforms rather than carries.
 /// `skin` as a file with `influences` per vertex plays it (each vertex's strongest,
 /// renormalised); `None` where no vertex has more.
 fn played_skin(skin: &SkinWeights, influences: usize) -> Option<SkinWeights> {
@@ -120,6 +118,8 @@ fn played_skin(skin: &SkinWeights, influences: usize) -> Option<SkinWeights> {
     Some(played)
 }
 
+/// Vertices weighted both inside and outside `joint`'s subtree: the only ones its turn
+/// deforms rather than carries.
 fn deformed_by(skeleton: &Skeleton, skin: &SkinWeights, joint: usize) -> Vec<u32> {
     (0..skin.vertex_count())
         .filter(|&v| {

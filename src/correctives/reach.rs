@@ -1,7 +1,7 @@
 //! How far each joint turns: the rotations a joint's correctives are fitted over. A
-//! humanoid's joints, found by name, move as bodies do — elbows and knees are hinges, the
-//! spine and neck bend a little, collarbones less, fingers curl; other joints swing and
-//! twist as far as the options allow.
+//! humanoid's joints, found by name, move as bodies do — elbows and knees are hinges that
+//! bend one way (elbows forward, knees back), the spine and neck bend a little, collarbones
+//! less, fingers curl; other joints swing and twist as far as the options allow.
 
 use glam::{Quat, Vec3};
 
@@ -14,7 +14,8 @@ use crate::rig::{HumanoidRole, Skeleton, Transform, name_words};
 pub(super) struct Reach {
     /// The joint's bone in its own frame.
     pub bone: Vec3,
-    /// The hinge axis in its own frame, for a joint that only bends one way (either sense).
+    /// The hinge axis in its own frame, for a joint that only bends one way: turning about
+    /// it by a positive angle bends the joint as a body does (an elbow forward, a knee back).
     pub hinge: Option<Vec3>,
     /// The largest swing across the bone (or bend about the hinge), in radians.
     pub swing: f32,
@@ -61,8 +62,13 @@ impl Reach {
             ..free
         };
         Some(match role {
-            Some(HumanoidRole::LowerArm(_) | HumanoidRole::LowerLeg(_)) => Self {
+            Some(HumanoidRole::LowerArm(_)) => Self {
                 hinge: hinge_axis(skeleton, joint, bone),
+                twist: options.twist * HINGE_TWIST,
+                ..free
+            },
+            Some(HumanoidRole::LowerLeg(_)) => Self {
+                hinge: hinge_axis(skeleton, joint, bone).map(|axis| -axis),
                 twist: options.twist * HINGE_TWIST,
                 ..free
             },
@@ -84,7 +90,10 @@ impl Reach {
     pub fn sample(&self, rng: &mut Rng) -> Quat {
         let twist = Quat::from_axis_angle(self.bone, rng.range(-self.twist, self.twist));
         match self.hinge {
-            Some(axis) => Quat::from_axis_angle(axis, rng.range(-self.swing, self.swing)) * twist,
+            Some(axis) => {
+                let bend = rng.range(-OVERSTRETCH.min(self.swing), self.swing);
+                Quat::from_axis_angle(axis, bend) * twist
+            }
             None => {
                 let across = (rng.direction().reject_from_normalized(self.bone))
                     .normalize_or(self.bone.any_orthonormal_vector());
@@ -94,11 +103,15 @@ impl Reach {
     }
 }
 
+/// How far a hinge straightens past its rest (radians): elbows and knees hardly do.
+const OVERSTRETCH: f32 = 0.175;
+
 /// A hinge twists this much of what other joints do.
 const HINGE_TWIST: f32 = 0.2;
 
-/// The axis, in `joint`'s own frame, an elbow or knee bends about: across the bone and the
-/// character's facing (+Z, glTF's front).
+/// The axis, in `joint`'s own frame, an elbow bends about: across the bone and the
+/// character's facing (+Z, glTF's front), turning the forearm forward (a knee bends the
+/// other way).
 fn hinge_axis(skeleton: &Skeleton, joint: usize, bone: Vec3) -> Option<Vec3> {
     let (_, turn, _) = skeleton.joints[joint]
         .world_bind
@@ -141,8 +154,12 @@ mod tests {
         assert!(elbow.twist < 0.5 * options.twist);
         assert!(shoulder.hinge.is_none() && shoulder.swing == options.swing);
         assert!(collarbone.swing < 0.5 * shoulder.swing);
-        // Every sample stays within reach.
+        // Every sample stays within reach, and the elbow bends the forearm forward (+Z).
         let mut rng = Rng::new(1);
+        for _ in 0..100 {
+            let forearm = elbow.sample(&mut rng) * Vec3::X;
+            assert!(forearm.z >= -OVERSTRETCH.sin() - 1e-4, "{forearm}");
+        }
         for _ in 0..100 {
             let (_, angle) = collarbone.sample(&mut rng).to_axis_angle();
             assert!(
