@@ -299,14 +299,15 @@ fn correctives_shape_the_posed_surface_follow_edits_and_go_into_the_download() {
     let mut doc = Document::new();
     doc.load(common::load("eval/mannequiny.glb"));
     let size = doc.character().unwrap().mesh.bounds().diagonal();
-    // The left knee (calf.l) bent 90°, where linear blending collapses the joint.
+    // The left knee (calf.l) bent 90°, the shin back (toward -Z), where linear blending
+    // collapses the joint.
     let knee = doc
         .joint_names()
         .iter()
         .position(|n| n == "calf.l")
         .unwrap() as u32;
     let bend_knee = |doc: &mut Document| {
-        doc.turn_joint(knee, Quat::from_rotation_x(-90f32.to_radians()))
+        doc.turn_joint(knee, Quat::from_rotation_x(90f32.to_radians()))
             .unwrap();
     };
     bend_knee(&mut doc);
@@ -346,4 +347,45 @@ fn correctives_shape_the_posed_surface_follow_edits_and_go_into_the_download() {
     let err = doc.set_correctives(true).unwrap_err().to_string();
     assert!(err.contains("no skeleton"), "{err}");
     assert!(!doc.correctives_on());
+}
+
+#[test]
+fn morph_targets_show_at_their_weights_as_clips_key_them_and_download_as_set() {
+    let mut doc = Document::new();
+    doc.load(common::load("eval/RobotExpressive.glb"));
+    let targets = doc.character().unwrap().mesh.morph_targets.clone();
+    assert_eq!(targets.len(), 3);
+    for i in 0..3 {
+        assert_eq!(doc.set_morph_weight(i, 0.0).unwrap(), Change::Pose);
+    }
+    assert_eq!(doc.shape_offsets(), None, "nothing moves at weight 0");
+    doc.set_morph_weight(1, 0.5).unwrap();
+    assert_eq!(doc.morph_weights(), [0.0, 0.5, 0.0]);
+    let shown = doc.shape_offsets().unwrap();
+    let expected: Vec<Vec3> = targets[1].offsets.iter().map(|o| *o * 0.5).collect();
+    assert_eq!(shown, expected);
+    // The download carries the weight set.
+    let back = rigkit::io::import(
+        &doc.export_glb(4).unwrap(),
+        "robot.glb",
+        &rigkit::Limits::default(),
+    )
+    .unwrap();
+    let weights: Vec<f32> = back.mesh.morph_targets.iter().map(|t| t.weight).collect();
+    assert_eq!(weights, [0.0, 0.5, 0.0]);
+    // A clip that keys them shows its own weights, between its keys.
+    let robot = doc.character().unwrap();
+    let (index, clip) = (robot.animations.iter().enumerate())
+        .find(|(_, c)| c.morph_frame(0, 3).is_some())
+        .expect("a clip keying the face");
+    let at = 0.37 * clip.duration();
+    let keyed = clip.morph_weights_at(clip.times[0] + at, 3).unwrap();
+    doc.play(index).unwrap();
+    doc.seek(at);
+    assert_eq!(doc.morph_weights(), keyed);
+    // Refused in words.
+    let err = doc.set_morph_weight(7, 1.0).unwrap_err().to_string();
+    assert!(err.contains("no morph target 7 (3 in all)"), "{err}");
+    let err = doc.set_morph_weight(0, f32::NAN).unwrap_err().to_string();
+    assert!(err.contains("must be a number"), "{err}");
 }

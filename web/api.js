@@ -74,10 +74,20 @@ export function rigkitApi(ctx) {
     get playback() { return app.playback(); },
     posedPositions: () => app.posedPositions(),
     bakePose: () => { app.bakePose(); ctx.redraw(); },
+    // The character's morph targets [{ name, weight }] and a weight to show and download.
+    morphTargets: () => app.morphTargets(),
+    setMorphWeight: (index, weight) => {
+      app.setMorphWeight(index, weight);
+      const slider = document.querySelector(`#morph-list input[data-target="${index}"]`);
+      if (slider) slider.value = String(weight);
+      ctx.redraw();
+    },
     // Corrective shapes on or off: { shapes, ms } (how many, the fit's time). On, they are
     // shown in every pose and clip and written into exports as morph targets.
     setCorrectives: (on) => ctx.setCorrectives(on),
     get correctives() { return app.correctivesOn(); },
+    // Paints the body with how far the correctives move it in the pose shown (the chip).
+    showCorrectiveDifference: (on) => ctx.setDifference(on),
     // Editing (each edit re-skins and can be undone) and pose mode.
     ...ctx.edits,
     setMode: (mode) => {

@@ -47,10 +47,24 @@ async function main() {
         : '';
       return fitted;
     } finally {
-      $('correctives').checked = ctx.app.correctivesOn();
+      const on = ctx.app.correctivesOn();
+      $('correctives').checked = on;
+      $('difference-chip').hidden = !on;
+      if (!on) ctx.setDifference(false);
       ctx.redraw();
     }
   };
+  // The difference view: the body painted with how far the correctives move it (over a
+  // joint's weights, which it turns off).
+  ctx.setDifference = (on) => {
+    const shown = Boolean(on) && ctx.app.correctivesOn();
+    if (shown && ctx.selected >= 0 && ctx.selectJoint) ctx.selectJoint(-1);
+    ctx.app.showCorrectiveDifference(shown);
+    $('corrective-difference').checked = shown;
+    $('difference-legend').hidden = !shown;
+    ctx.redraw();
+  };
+  $('corrective-difference').addEventListener('change', (e) => ctx.setDifference(e.target.checked));
   $('correctives').addEventListener('change', (e) => {
     try { ctx.setCorrectives(e.target.checked); } catch { /* shown in the banner */ }
   });

@@ -14,6 +14,7 @@ export function setupEditTools(ctx) {
   // Selects a joint: its weights are painted and the edit tools act on it.
   function selectJoint(joint) {
     ctx.selected = joint;
+    if (joint >= 0 && $('corrective-difference').checked) ctx.setDifference(false);
     $('weights-joint').value = String(joint);
     app.showWeights(joint);
     $('legend').hidden = joint < 0;
@@ -33,6 +34,7 @@ export function setupEditTools(ctx) {
     app.jointNames().forEach((name, i) => select.add(new Option(name, String(i))));
     $('legend').hidden = true;
     listTestPoses();
+    listMorphTargets();
     listInfluence();
   }
 
@@ -81,6 +83,24 @@ export function setupEditTools(ctx) {
     })));
     if (names.length > 0) list.append(poseButton('rest', 'Back to the rest pose', () => app.resetPose()));
     list.parentElement.hidden = names.length === 0;
+  }
+
+  // One slider per morph target the character has, at the weight shown.
+  function listMorphTargets() {
+    const targets = app.morphTargets();
+    $('morph-list').replaceChildren(...targets.map((target, i) => {
+      const label = document.createElement('label');
+      const slider = document.createElement('input');
+      Object.assign(slider, { type: 'range', min: '0', max: '1', step: '0.01', value: String(target.weight) });
+      slider.dataset.target = String(i);
+      slider.addEventListener('input', () => {
+        quietly(() => reported(() => app.setMorphWeight(i, Number(slider.value))));
+        ctx.redraw();
+      });
+      label.append(target.name, slider);
+      return label;
+    }));
+    $('morph-targets').hidden = targets.length === 0;
   }
 
   // After any edit: the joint list, the motions and the undo buttons follow the rig.
@@ -277,6 +297,7 @@ export function setupEditTools(ctx) {
   });
   $('weights-joint').addEventListener('change', (e) => {
     const joint = Number(e.target.value);
+    if (joint >= 0 && $('corrective-difference').checked) ctx.setDifference(false);
     app.showWeights(joint);
     $('legend').hidden = joint < 0;
     ctx.redraw();

@@ -6,6 +6,7 @@
 mod correctives;
 mod motion;
 mod pose;
+mod shapes;
 
 use std::borrow::Cow;
 

@@ -42,24 +42,45 @@ impl Clip {
     /// The joints' local transforms at `time` seconds (clamped to the clip), interpolated
     /// between the two keys around it.
     pub fn locals_at(&self, time: f32) -> Vec<Transform> {
-        let Some(&first) = self.times.first() else {
+        let Some((a, b, s)) = self.keys_around(time) else {
             return Vec::new();
         };
-        let time = if time.is_finite() { time } else { first };
-        let next = self.times.partition_point(|&t| t <= time);
-        if next == 0 {
-            return self.frame(0).to_vec();
+        if a == b {
+            return self.frame(a).to_vec();
         }
-        if next >= self.times.len() {
-            return self.frame(self.times.len() - 1).to_vec();
-        }
-        let (a, b) = (self.times[next - 1], self.times[next]);
-        let s = ((time - a) / (b - a).max(1e-9)).clamp(0.0, 1.0);
-        self.frame(next - 1)
-            .iter()
-            .zip(self.frame(next))
+        (self.frame(a).iter().zip(self.frame(b)))
             .map(|(x, y)| x.interpolate(*y, s))
             .collect()
+    }
+
+    /// The morph target weights at `time` seconds (clamped to the clip), interpolated
+    /// between the two keys around it; `None` when the clip does not drive `targets`
+    /// targets.
+    pub fn morph_weights_at(&self, time: f32, targets: usize) -> Option<Vec<f32>> {
+        let (a, b, s) = self.keys_around(time)?;
+        let (x, y) = (self.morph_frame(a, targets)?, self.morph_frame(b, targets)?);
+        Some(x.iter().zip(y).map(|(x, y)| x + (y - x) * s).collect())
+    }
+
+    /// The keys before and after `time` (clamped to the clip) and how far between them it
+    /// lies, 0 to 1; `None` for a clip without keys.
+    fn keys_around(&self, time: f32) -> Option<(usize, usize, f32)> {
+        let &first = self.times.first()?;
+        let time = if time.is_finite() { time } else { first };
+        let next = self.times.partition_point(|&t| t <= time);
+        let last = self.times.len() - 1;
+        if next == 0 {
+            return Some((0, 0, 0.0));
+        }
+        if next > last {
+            return Some((last, last, 0.0));
+        }
+        let (a, b) = (self.times[next - 1], self.times[next]);
+        Some((
+            next - 1,
+            next,
+            ((time - a) / (b - a).max(1e-9)).clamp(0.0, 1.0),
+        ))
     }
 
     /// The joints' world matrices at `time` seconds.

@@ -1,5 +1,6 @@
 //! Skin weights as colours: one joint's weight on every vertex, from dark blue (0) through
-//! green and yellow to red (1), as the weight-paint views of DCC tools show it.
+//! green and yellow to red (1), as the weight-paint views of DCC tools show it; and on the
+//! same ramp, how far correctives move each vertex.
 
 use three_d::Srgba;
 
@@ -40,6 +41,17 @@ pub fn joint_weight_colors(skin: &SkinWeights, joint: JointId, vertices: usize) 
         .collect()
 }
 
+/// Per-vertex colours of how far `offsets` move each of `vertices` (none where empty): red
+/// at `full` or more.
+pub fn offset_colors(offsets: &[glam::Vec3], full: f32, vertices: usize) -> Vec<Srgba> {
+    (0..vertices)
+        .map(|v| {
+            let moved = offsets.get(v).map_or(0.0, |o| o.length());
+            weight_color(moved / full.max(f32::MIN_POSITIVE))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +63,16 @@ mod tests {
         assert!(cold.b > cold.r && hot.r > hot.b);
         assert_eq!(weight_color(-3.0), cold);
         assert_eq!(weight_color(7.0), hot);
+    }
+
+    #[test]
+    fn corrective_offsets_paint_red_at_full_and_blue_where_nothing_moves() {
+        let offsets = [glam::Vec3::ZERO, glam::Vec3::X * 0.02, glam::Vec3::Y * 0.5];
+        let colors = offset_colors(&offsets, 0.02, 4);
+        assert_eq!(colors[0], weight_color(0.0));
+        assert_eq!(colors[1], weight_color(1.0));
+        assert_eq!(colors[2], weight_color(1.0));
+        // A vertex without an offset (none given for it) has not moved.
+        assert_eq!(colors[3], weight_color(0.0));
     }
 }

@@ -26,6 +26,9 @@ use crate::rig::JointId;
 
 const BACKGROUND: [f32; 4] = [0.11, 0.12, 0.14, 1.0];
 const SKIN_COLOR: Srgba = Srgba::new(186, 190, 198, 255);
+/// The corrective offset, as a share of the character's size, the difference view paints
+/// red.
+pub const DIFFERENCE_FULL: f32 = 0.01;
 
 /// What the viewport shows and how it is looked at.
 pub struct Viewer {
@@ -45,6 +48,9 @@ pub struct Viewer {
     drawn_skin: crate::rig::SkinWeights,
     /// The joint whose weights the surface is painted with.
     weights_of: Option<JointId>,
+    /// The surface is painted with how far correctives move each vertex in the pose shown
+    /// (over its weights or materials).
+    difference: bool,
     /// The surface holds vertices skinned on the CPU ([`Self::bake`]) rather than the bind pose.
     baked: bool,
     /// The character's size (its bind pose's bounding-box diagonal), which bones and joints
@@ -73,6 +79,7 @@ impl Viewer {
             shape: Vec::new(),
             drawn_skin: crate::rig::SkinWeights::new(),
             weights_of: None,
+            difference: false,
             baked: false,
             scale: 1.0,
             skeleton: None,
@@ -205,14 +212,17 @@ impl Viewer {
                 &computed[..]
             }
         };
-        let heat = weights_of.and_then(|joint| {
-            let skin = character.skin.as_ref()?;
-            Some(heatmap::joint_weight_colors(
-                skin,
-                joint,
-                mesh.vertex_count(),
-            ))
-        });
+        let heat = match self.difference {
+            true => Some(self.difference_colors(mesh.vertex_count())),
+            false => weights_of.and_then(|joint| {
+                let skin = character.skin.as_ref()?;
+                Some(heatmap::joint_weight_colors(
+                    skin,
+                    joint,
+                    mesh.vertex_count(),
+                ))
+            }),
+        };
         let uvs = (mesh.uvs.len() == mesh.positions.len()).then_some(mesh.uvs.as_slice());
         let textures: Vec<Option<CpuTexture>> = match (&uvs, &heat) {
             (Some(_), None) => character.images.iter().map(decode_texture).collect(),
@@ -290,10 +300,50 @@ impl Viewer {
         self.show_skeleton(skeleton);
     }
 
+    /// Paints the surface with how far correctives move each vertex in the pose shown (red at
+    /// [`DIFFERENCE_FULL`] of the character's size), or with what it showed before.
+    pub fn show_difference(&mut self, on: bool, character: &Character) {
+        self.difference = on;
+        self.build_surface(character, self.weights_of);
+    }
+
+    /// The colours of the corrective offsets shown, one per vertex.
+    fn difference_colors(&self, vertices: usize) -> Vec<Srgba> {
+        heatmap::offset_colors(&self.shape, DIFFERENCE_FULL * self.scale, vertices)
+    }
+
+    /// Shows the character at rest moved by `shape` (each vertex's offset: its morph targets
+    /// at their weights; empty for none).
+    pub fn shape_at_rest(&mut self, character: &Character, shape: &[glam::Vec3]) {
+        if !self.baked {
+            self.set_shape(character, shape);
+            self.build_edges(character);
+        }
+    }
+
+    /// Moves the vertices drawn by `shape` before skinning (and repaints the difference view).
+    fn set_shape(&mut self, character: &Character, shape: &[glam::Vec3]) {
+        let had_shape = !self.shape.is_empty();
+        self.shape = shape.to_vec();
+        let Some(vertices) = &self.vertices else {
+            return;
+        };
+        if had_shape || !shape.is_empty() {
+            vertices.set_shape(shape);
+            if self.difference {
+                let colors = self.difference_colors(character.mesh.vertex_count());
+                if !vertices.set_colors(&colors) {
+                    self.build_surface(character, self.weights_of);
+                }
+            }
+        }
+    }
+
     /// Shows the character posed: `skinning` holds each joint's skinning matrix (posed world
-    /// times inverse bind), `shape` each vertex's corrective offset in the pose (empty for
-    /// none) and `skeleton` its joints in the pose. Only the matrices and offsets go to the
-    /// GPU, which skins the surface; materials, heatmap and camera stay.
+    /// times inverse bind), `shape` each vertex's offset before skinning in the pose (its
+    /// morph targets and correctives; empty for none) and `skeleton` its joints in the pose.
+    /// Only the matrices and offsets go to the GPU, which skins the surface; materials,
+    /// heatmap and camera stay.
     pub fn pose(
         &mut self,
         character: &Character,
@@ -302,16 +352,15 @@ impl Viewer {
         skeleton: &crate::rig::Skeleton,
     ) {
         self.skinning = skinning.to_vec();
-        let had_shape = !self.shape.is_empty();
-        self.shape = shape.to_vec();
         if self.baked {
             // Back from the CPU reference to the GPU: the bind pose again, and its influences.
+            self.shape = shape.to_vec();
             self.build_surface(character, self.weights_of);
-        } else if let Some(vertices) = &self.vertices {
-            vertices.set_skinning(skinning);
-            if had_shape || !shape.is_empty() {
-                vertices.set_shape(shape);
+        } else {
+            if let Some(vertices) = &self.vertices {
+                vertices.set_skinning(skinning);
             }
+            self.set_shape(character, shape);
             self.build_edges(character);
         }
         let moved = self

@@ -28,23 +28,24 @@ impl Viewer {
         self.show_pose(document);
     }
 
-    /// Shows the document's pose: the mesh skinned on the GPU and the skeleton posed, or the
-    /// bind pose (with the heatmap kept) when nothing is posed.
+    /// Shows the document's pose: the mesh, moved by its shapes (morph targets and
+    /// correctives), skinned on the GPU and the skeleton posed, or the bind pose (with the
+    /// heatmap kept, and the morph targets) when nothing is posed.
     pub fn show_pose(&mut self, document: &Document) {
         let Some(c) = document.character() else {
             return;
         };
+        let shape = document.shape_offsets().unwrap_or_default();
         let Some(world) = document.posed_world() else {
             if self.is_posed() {
                 self.refresh(c, document.heat());
             }
-            return;
+            return self.shape_at_rest(c, &shape);
         };
         let (Some(skeleton), Some(_)) = (&c.skeleton, &c.skin) else {
-            return;
+            return self.shape_at_rest(c, &shape);
         };
         let skinning = skinning_matrices(skeleton, &world);
-        let shape = document.corrective_offsets().unwrap_or_default();
         self.pose(c, &skinning, &shape, &posed(skeleton, &world));
     }
 }

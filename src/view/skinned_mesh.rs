@@ -21,7 +21,7 @@ pub struct SkinnedVertices {
     shape: RefCell<VertexBuffer<Vec3>>,
     normals: VertexBuffer<Vec3>,
     uvs: Option<VertexBuffer<Vec2>>,
-    colors: Option<VertexBuffer<Vec4>>,
+    colors: Option<RefCell<VertexBuffer<Vec4>>>,
     /// Joint indices and weights, slots 0–3 and 4–7.
     joints: [VertexBuffer<Vec4>; 2],
     weights: [VertexBuffer<Vec4>; 2],
@@ -72,7 +72,7 @@ impl SkinnedVertices {
             }),
             colors: data.colors.map(|colors| {
                 let linear: Vec<Vec4> = colors.iter().map(Srgba::to_linear_srgb).collect();
-                VertexBuffer::new_with_data(context, &linear)
+                RefCell::new(VertexBuffer::new_with_data(context, &linear))
             }),
             joints: [
                 buffer(half(&influences.joints, 0)),
@@ -103,6 +103,20 @@ impl SkinnedVertices {
     pub fn set_skinning(&self, skinning: &[glam::Mat4]) {
         let rows = self.skinning.height() as usize;
         self.skinning.fill(&skinning_texels(skinning, rows));
+    }
+
+    /// Repaints the vertex colours in place; `false` when the surface was built without them
+    /// or `colors` does not have one per vertex.
+    pub fn set_colors(&self, colors: &[Srgba]) -> bool {
+        let Some(buffer) = &self.colors else {
+            return false;
+        };
+        if colors.len() != self.positions.vertex_count() as usize {
+            return false;
+        }
+        let linear: Vec<Vec4> = colors.iter().map(Srgba::to_linear_srgb).collect();
+        buffer.borrow_mut().fill(&linear);
+        true
     }
 
     /// Moves each vertex by `offsets` before skinning (the corrective shapes in the pose
@@ -167,7 +181,7 @@ impl Geometry for SkinnedPart {
             .as_ref()
             .filter(|_| program.requires_attribute("color"))
         {
-            program.use_vertex_attribute("color", colors);
+            program.use_vertex_attribute("color", &colors.borrow());
         }
         program.draw_elements(render_states, viewer.viewport(), &self.indices);
     }

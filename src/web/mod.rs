@@ -2,13 +2,13 @@
 //! core's [`Document`] and pipeline, draw what changed, and turn results and errors into JS
 //! values. State and policy live in the core; this layer only translates.
 
-mod correctives;
 mod device;
 mod edit;
 mod files;
 mod motion;
 mod paint;
 mod rig;
+mod shapes;
 mod spread;
 
 use std::sync::Arc;
