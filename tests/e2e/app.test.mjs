@@ -377,6 +377,32 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a morph target slider shapes the face shown and the download', async () => {
+    const { page, errors } = app;
+    await dropFiles(page, [readData('eval/RobotExpressive.glb')]);
+    await page.waitForFunction(() => window.rigkit.current && window.rigkit.current.name === 'RobotExpressive.glb');
+    const targets = await page.evaluate(() => window.rigkit.morphTargets().map((t) => t.name));
+    assert.deepEqual(targets, ['Angry', 'Surprised', 'Sad']);
+    await page.evaluate(() => {
+      for (let i = 0; i < 3; i++) window.rigkit.setMorphWeight(i, 0);
+      window.rigkit.showStep('check');
+      document.getElementById('morph-targets').open = true;
+    });
+    await keepViewport(page, 'neutral');
+    const slider = page.locator('#morph-list input[data-target="1"]');
+    assert.ok(await slider.isVisible(), 'no slider for Surprised');
+    await slider.fill('1');
+    await keepViewport(page, 'surprised');
+    assert.ok(await viewportDifference(page, 'neutral', 'surprised', 8) > 0, 'the face did not change');
+    assert.equal((await page.evaluate(() => window.rigkit.morphTargets()))[1].weight, 1);
+    const glb = Buffer.from(await page.evaluate(() => Array.from(window.rigkit.exportGlb())));
+    const json = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
+    const weights = json.meshes.map((m) => m.weights).find((w) => w && w.length === 3);
+    assert.deepEqual(weights, [0, 1, 0]);
+    await page.evaluate(() => window.rigkit.setMorphWeight(1, 0));
+    assert.deepEqual(errors, []);
+  });
+
   test('correctives shape a bent knee live, on the GPU as on the CPU, and go into the download', async () => {
     const { page, errors } = app;
     await dropFiles(page, [readData('eval/mannequiny.glb')]);
