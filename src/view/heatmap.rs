@@ -1,6 +1,7 @@
 //! Skin weights as colours: one joint's weight on every vertex, from dark blue (0) through
 //! green and yellow to red (1), as the weight-paint views of DCC tools show it; and on the
-//! same ramp, how far correctives move each vertex.
+//! same ramp, how far correctives move each vertex; and a mesh's own vertex colours as the
+//! viewer uploads them.
 
 use three_d::Srgba;
 
@@ -24,6 +25,21 @@ pub fn weight_color(weight: f32) -> Srgba {
         (v * 255.0).round() as u8
     };
     Srgba::new(channel(0), channel(1), channel(2), 255)
+}
+
+/// A linear RGBA colour (as meshes hold vertex colours) in sRGB, as the viewer uploads them.
+pub fn srgba(linear: glam::Vec4) -> Srgba {
+    let encode = |c: f32| {
+        let c = c.clamp(0.0, 1.0);
+        let s = if c <= 0.003_130_8 {
+            12.92 * c
+        } else {
+            1.055 * c.powf(1.0 / 2.4) - 0.055
+        };
+        (s * 255.0).round() as u8
+    };
+    let alpha = (linear.w.clamp(0.0, 1.0) * 255.0).round() as u8;
+    Srgba::new(encode(linear.x), encode(linear.y), encode(linear.z), alpha)
 }
 
 /// Per-vertex colours of `joint`'s weights.
@@ -63,6 +79,19 @@ mod tests {
         assert!(cold.b > cold.r && hot.r > hot.b);
         assert_eq!(weight_color(-3.0), cold);
         assert_eq!(weight_color(7.0), hot);
+    }
+
+    #[test]
+    fn vertex_colours_come_back_from_srgb_as_they_were() {
+        for linear in [
+            glam::Vec4::ZERO,
+            glam::Vec4::ONE,
+            glam::Vec4::new(0.2, 0.5, 0.01, 1.0),
+        ] {
+            let back = srgba(linear).to_linear_srgb();
+            let back = glam::Vec4::new(back.x, back.y, back.z, back.w);
+            assert!(back.abs_diff_eq(linear, 0.01), "{linear} -> {back}");
+        }
     }
 
     #[test]

@@ -223,9 +223,15 @@ impl Viewer {
                 ))
             }),
         };
+        // The mesh's own vertex colours (glTF's `COLOR_0`), under a heatmap's.
+        let heat = heat.or_else(|| {
+            (mesh.colors.len() == mesh.vertex_count())
+                .then(|| mesh.colors.iter().map(|c| heatmap::srgba(*c)).collect())
+        });
+        let painted = self.difference || weights_of.is_some();
         let uvs = (mesh.uvs.len() == mesh.positions.len()).then_some(mesh.uvs.as_slice());
-        let textures: Vec<Option<CpuTexture>> = match (&uvs, &heat) {
-            (Some(_), None) => character.images.iter().map(decode_texture).collect(),
+        let textures: Vec<Option<CpuTexture>> = match (&uvs, painted) {
+            (Some(_), false) => character.images.iter().map(decode_texture).collect(),
             _ => Vec::new(),
         };
         let vertices = Rc::new(SkinnedVertices::new(
@@ -252,7 +258,7 @@ impl Viewer {
                 continue;
             };
             let indices: Vec<u32> = triangles.iter().flatten().copied().collect();
-            let material = if heat.is_some() {
+            let material = if painted {
                 // White and matte, so the vertex colours show as they are.
                 CpuMaterial {
                     albedo: Srgba::WHITE,
