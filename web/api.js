@@ -108,6 +108,8 @@ export function rigkitApi(ctx) {
     pickSurface: (x, y) => app.pickSurface(x, y, canvas.clientWidth, canvas.clientHeight),
     jointScreenPositions: () => app.jointScreenPositions(canvas.clientWidth, canvas.clientHeight),
     rotateJoint: (joint, dx, dy) => { app.rotateJoint(joint, dx, dy); ctx.redraw(); },
+    // Turns a joint by `degrees` about a world axis [x, y, z], on top of its pose.
+    turnJoint: (joint, [x, y, z], degrees) => { app.turnJoint(joint, x, y, z, degrees); ctx.redraw(); },
     resetPose: () => { app.resetPose(); ctx.redraw(); },
     gizmoJoint: () => app.gizmoJoint(),
   };

@@ -134,6 +134,24 @@ impl App {
         let _ = self.call(|doc| Ok(((), doc.turn_joint(joint, turn)?)));
     }
 
+    /// Pose mode, for scripts: turns `joint` by `degrees` about the world axis (`x`, `y`,
+    /// `z`) on top of how it is posed now, and shows the skinned result.
+    #[wasm_bindgen(js_name = turnJoint)]
+    pub fn turn_joint(
+        &mut self,
+        joint: u32,
+        x: f32,
+        y: f32,
+        z: f32,
+        degrees: f32,
+    ) -> Result<(), JsError> {
+        let axis = Vec3::new(x, y, z).try_normalize().ok_or_else(|| {
+            JsError::new("turnJoint: the axis must be a direction (x, y, z not all zero)")
+        })?;
+        let turn = glam::Quat::from_axis_angle(axis, degrees.to_radians());
+        self.call(|doc| Ok(((), doc.turn_joint(joint, turn)?)))
+    }
+
     /// Pose mode's rotation ring around `joint` (where it is shown), or none for -1.
     /// Shows the generated motion `name` at its farthest-from-rest moment as a test pose
     /// (pose mode's turns; nothing is added to the clips).

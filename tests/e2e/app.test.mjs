@@ -450,26 +450,40 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     const json = JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString('utf8'));
     const names = json.meshes.flatMap((m) => (m.extras && m.extras.targetNames) || []);
     assert.equal(names.filter((n) => n.startsWith('corrective_')).length, fitted.shapes, JSON.stringify(names));
-    // Close-ups of the knee bent 130° without correctives, with them, and their difference
+    // Close-ups of the left elbow bent 130° (forward: about -Y), seen from above with the
+    // skeleton inside the body, without correctives, with them, and their difference
     // (docs/images/correctives-*.png are these).
-    const knee = await page.evaluate(() => {
-      const joint = window.rigkit.jointNames().indexOf('calf.l');
-      window.rigkit.rotateJoint(joint, 0, 70);
+    const elbow = await page.evaluate(() => {
+      const joint = window.rigkit.jointNames().indexOf('lowerarm.l');
+      window.rigkit.turnJoint(joint, [0, -1, 0], 130);
+      document.getElementById('xray').click();
       return joint;
     });
     const box = await page.locator('#viewport').boundingBox();
     const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await page.mouse.move(box.x + 12, box.y + 60);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 12, box.y + 60 + 200, { steps: 5 });
+    await page.mouse.up();
     for (let pass = 0; pass < 3; pass++) {
-      const at = await page.evaluate((j) => window.rigkit.jointScreenPositions().slice(2 * j, 2 * j + 2), knee);
+      const at = await page.evaluate((j) => window.rigkit.jointScreenPositions().slice(2 * j, 2 * j + 2), elbow);
       await page.mouse.move(centre.x, centre.y);
       await page.mouse.down({ button: 'right' });
       await page.mouse.move(centre.x + (box.width / 2 - at[0]), centre.y + (box.height / 2 - at[1]), { steps: 4 });
       await page.mouse.up({ button: 'right' });
       if (pass < 2) for (let k = 0; k < 4; k++) await page.mouse.wheel(0, -100);
     }
-    const side = Math.min(360, box.width, box.height);
-    const clip = { x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side };
+    // The elbow a little right of the middle, the upper arm and the shoulder to its left.
+    const at = await page.evaluate((j) => window.rigkit.jointScreenPositions().slice(2 * j, 2 * j + 2), elbow);
+    const side = Math.min(320, box.width, box.height);
+    const clip = {
+      x: Math.max(box.x, box.x + at[0] - 0.65 * side),
+      y: Math.max(box.y, box.y + at[1] - 0.5 * side),
+      width: side,
+      height: side,
+    };
     const closeUp = async (name) => {
+      await page.mouse.move(box.x + 2, box.y + box.height - 2);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.screenshot({ path: path.join(artifacts, `correctives-${name}.png`), clip });
     };
@@ -479,11 +493,11 @@ describe('with WebGPU (SwiftShader adapter)', () => {
     await closeUp('on');
     await page.evaluate(() => window.rigkit.showCorrectiveDifference(true));
     await closeUp('difference');
-    await page.evaluate(() => {
+    await page.evaluate((joint) => {
       window.rigkit.showCorrectiveDifference(false);
-      const joint = window.rigkit.jointNames().indexOf('calf.l');
-      window.rigkit.rotateJoint(joint, 0, -70);
-    });
+      window.rigkit.turnJoint(joint, [0, -1, 0], -130);
+      document.getElementById('xray').click();
+    }, elbow);
     // Off again: the surface as linear blending leaves it, and downloads without them.
     const back = await page.evaluate(() => {
       window.rigkit.setCorrectives(false);
