@@ -1,7 +1,8 @@
 //! How far each joint turns: the rotations a joint's correctives are fitted over. A
 //! humanoid's joints, found by name, move as bodies do — elbows and knees are hinges that
-//! bend one way (elbows forward, knees back), the spine and neck bend a little, collarbones
-//! less, fingers curl; other joints swing and twist as far as the options allow.
+//! bend one way (elbows forward, knees back), upper arms swing 120°, the spine and neck bend
+//! a little, collarbones less, fingers curl; other joints swing and twist as far as the
+//! options allow.
 
 use glam::{Quat, Vec3};
 
@@ -79,7 +80,9 @@ impl Reach {
             Some(HumanoidRole::UpperLeg(_)) => limited(120.0, 45.0),
             Some(HumanoidRole::Foot(_) | HumanoidRole::Toes(_)) => limited(50.0, 25.0),
             Some(HumanoidRole::Hand(_)) => limited(90.0, 110.0),
-            Some(HumanoidRole::UpperArm(_)) => free,
+            // The shoulder joint itself raises the arm about 120° (the collarbone the rest)
+            // and turns it about 90° either way.
+            Some(HumanoidRole::UpperArm(_)) => limited(120.0, 90.0),
             None if named(&FINGER) => limited(90.0, 15.0),
             None if named(&SPINE) => limited(60.0, 60.0),
             None => free,
@@ -152,7 +155,7 @@ mod tests {
         let hinge = elbow.hinge.expect("the elbow is a hinge");
         assert!(hinge.abs().abs_diff_eq(Vec3::Y, 1e-5), "{hinge}");
         assert!(elbow.twist < 0.5 * options.twist);
-        assert!(shoulder.hinge.is_none() && shoulder.swing == options.swing);
+        assert!(shoulder.hinge.is_none() && shoulder.swing < options.swing);
         assert!(collarbone.swing < 0.5 * shoulder.swing);
         // Every sample stays within reach, and the elbow bends the forearm forward (+Z).
         let mut rng = Rng::new(1);
