@@ -129,12 +129,27 @@ impl Correctives {
     /// `rest` positions with every corrective added at its weight in the pose `locals`.
     pub fn corrected(&self, rest: &[Vec3], locals: &[Transform]) -> Vec<Vec3> {
         let mut out = rest.to_vec();
+        self.add_to(&mut out, locals);
+        out
+    }
+
+    /// Each of `vertices` vertices' corrective offset (before skinning) in the pose `locals`.
+    pub fn offsets(&self, vertices: usize, locals: &[Transform]) -> Vec<Vec3> {
+        let mut out = vec![Vec3::ZERO; vertices];
+        self.add_to(&mut out, locals);
+        out
+    }
+
+    /// Adds every corrective at its weight in the pose `locals` to `positions`.
+    fn add_to(&self, positions: &mut [Vec3], locals: &[Transform]) {
         for (shape, w) in self.shapes.iter().zip(self.weights(locals)) {
-            for (p, o) in out.iter_mut().zip(&shape.offsets) {
+            if w == 0.0 {
+                continue;
+            }
+            for (p, o) in positions.iter_mut().zip(&shape.offsets) {
                 *p += *o * w;
             }
         }
-        out
     }
 }
 

@@ -89,15 +89,6 @@ impl Document {
         let locals = self.posed_locals()?;
         let correctives = self.correctives().ok()??;
         let n = self.character.as_ref()?.mesh.vertex_count();
-        let mut offsets = vec![Vec3::ZERO; n];
-        for (shape, w) in correctives.shapes.iter().zip(correctives.weights(&locals)) {
-            if w == 0.0 {
-                continue;
-            }
-            for (o, d) in offsets.iter_mut().zip(&shape.offsets) {
-                *o += *d * w;
-            }
-        }
-        Some(offsets)
+        Some(correctives.offsets(n, &locals))
     }
 }
