@@ -35,6 +35,41 @@ impl Rng {
         let r = (1.0 - z * z).max(0.0).sqrt();
         glam::Vec3::new(r * a.cos(), r * a.sin(), z)
     }
+
+    /// A standard normal draw (Box–Muller).
+    pub fn normal(&mut self) -> f32 {
+        let u = 1.0 - self.unit();
+        (-2.0 * u.ln()).sqrt() * (std::f32::consts::TAU * self.unit()).cos()
+    }
+
+    /// A Gamma(`shape`, 1) draw (Marsaglia & Tsang 2000; below shape 1 through
+    /// Gamma(shape + 1) scaled by `U^(1/shape)`).
+    pub fn gamma(&mut self, shape: f32) -> f32 {
+        if shape < 1.0 {
+            let u = 1.0 - self.unit();
+            return self.gamma(shape + 1.0) * u.powf(1.0 / shape);
+        }
+        let d = shape - 1.0 / 3.0;
+        let c = 1.0 / (9.0 * d).sqrt();
+        loop {
+            let x = self.normal();
+            let v = (1.0 + c * x).powi(3);
+            if v <= 0.0 {
+                continue;
+            }
+            let u = 1.0 - self.unit();
+            if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+                return d * v;
+            }
+        }
+    }
+
+    /// A Beta(`a`, `b`) draw in `[0, 1]`.
+    pub fn beta(&mut self, a: f32, b: f32) -> f32 {
+        let x = self.gamma(a);
+        let y = self.gamma(b);
+        if x + y > 0.0 { x / (x + y) } else { 0.5 }
+    }
 }
 
 #[cfg(test)]
@@ -50,5 +85,25 @@ mod tests {
             assert!((0.0..1.0).contains(&x));
         }
         assert!((a.direction().length() - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn beta_draws_have_their_mean_and_stay_in_range() {
+        let mut rng = Rng::new(3);
+        for (a, b) in [(0.2, 0.2), (2.0, 5.0)] {
+            let draws: Vec<f32> = (0..20_000).map(|_| rng.beta(a, b)).collect();
+            assert!(draws.iter().all(|x| (0.0..=1.0).contains(x)));
+            let mean = draws.iter().sum::<f32>() / draws.len() as f32;
+            assert!(
+                (mean - a / (a + b)).abs() < 0.01,
+                "Beta({a}, {b}) mean {mean}"
+            );
+        }
+        // Beta(0.2, 0.2) puts most of its mass near 0 and 1: mixup mostly mixes a little.
+        let near_ends = (0..10_000)
+            .map(|_| rng.beta(0.2, 0.2))
+            .filter(|x| *x < 0.1 || *x > 0.9)
+            .count();
+        assert!(near_ends > 5_000, "{near_ends}");
     }
 }

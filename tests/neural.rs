@@ -452,10 +452,11 @@ fn auto_fits_the_recognised_plans_library_template_or_falls_back_to_free_form() 
             );
         }
     }
-    // Every other in-repo character: the template of the plan it is sure of, else free-form;
-    // both cases occur, and each rig is complete.
+    // Every other in-repo character: the template of the plan it is sure of, else the one
+    // fitting decides, else free-form; both cases occur, and each rig is complete.
     let (mut templated, mut free) = (0, 0);
     for rel in [
+        "eval/CesiumMan.glb",
         "eval/quaternius-easy_enemies_pack/Snake.glb",
         "eval/quaternius-easy_enemies_pack/Rat.glb",
         "eval/RobotExpressive.glb",

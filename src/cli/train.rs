@@ -78,6 +78,9 @@ pub struct TrainArgs {
     /// 0 A.D.'s characters converted by `lab dataset 0ad`
     #[arg(long, value_name = "DIR")]
     zero_ad: Option<PathBuf>,
+    /// body-plan: mixup's Beta(α, α) (0: none)
+    #[arg(long, value_name = "ALPHA", default_value = "0.4")]
+    mixup: f32,
 }
 
 pub fn train(args: &TrainArgs) -> Result<(), CliError> {
@@ -110,7 +113,7 @@ pub fn train(args: &TrainArgs) -> Result<(), CliError> {
             config_to_json(&JointNetConfig::default()),
         ),
         Network::BodyPlan => (
-            train_body_plan(data, &plan, &options)?.save_file(&final_path),
+            train_body_plan(data, &plan, &options, args.mixup)?.save_file(&final_path),
             config_to_json(&PlanNetConfig::default()),
         ),
     };
@@ -129,6 +132,7 @@ fn train_body_plan(
     data: &Path,
     plan: &CorpusPlan,
     options: &TrainOptions,
+    mixup: f32,
 ) -> Result<PlanNet, CliError> {
     let cache = options.out.join("features.csv");
     let examples = match read_examples(&cache) {
@@ -154,7 +158,7 @@ fn train_body_plan(
             examples
         }
     };
-    let model = train_plans(&examples, options)?.0.valid();
+    let model = train_plans(&examples, options, mixup)?.0.valid();
     let device = cpu_device();
     for split in [Split::Train, Split::Validation, Split::Eval] {
         let part: Vec<PlanExample> = examples

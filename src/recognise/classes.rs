@@ -118,9 +118,10 @@ impl std::str::FromStr for BodyClass {
 }
 
 /// How sure the classifier must be of a body plan for `--template auto` to fit its library
-/// template rather than the free-form skeleton: chosen on the validation characters
-/// (`rigkit lab recognise --scores`, models/README.md).
-pub const AUTO_CONFIDENCE: f32 = 0.8;
+/// template rather than the free-form skeleton: chosen on the validation characters, most
+/// right templates less wrong ones (`rigkit lab recognise --scores`, models/README.md; 0.8
+/// before the classifier was trained with mixup, which made it less sure everywhere).
+pub const AUTO_CONFIDENCE: f32 = 0.7;
 
 /// What the classifier made of a mesh.
 #[derive(Debug, Clone, PartialEq)]

@@ -385,13 +385,17 @@ fn batch<'a>(examples: impl Iterator<Item = &'a PlanExample>, device: &Device) -
 const BATCH: usize = 64;
 
 /// Trains the classifier on the training examples, scored by the balanced error on the
-/// validation ones.
+/// validation ones. With `mixup` above zero each batch is mixed with itself shuffled
+/// (Zhang et al. 2018): descriptions and labels blended by a Beta(`mixup`, `mixup`) share,
+/// which keeps the classifier from being sure far from any body it has seen (the eval rat
+/// was a fish at 0.98 without it).
 ///
 /// # Errors
 /// A message when a checkpoint cannot be written.
 pub fn train_plans(
     examples: &[PlanExample],
     options: &TrainOptions,
+    mixup: f32,
 ) -> Result<(PlanNet, Vec<LogEntry>), String> {
     let training: Vec<&PlanExample> = examples
         .iter()
@@ -425,16 +429,52 @@ pub fn train_plans(
                     e
                 })
                 .collect();
-            let labels: Vec<i64> = picked.iter().map(|e| e.class.index() as i64).collect();
-            let labels = Tensor::<2, Int>::from_data(TensorData::new(labels, [BATCH, 1]), device);
-            let log_p = log_softmax(model.forward(batch(picked.iter(), device)), 1);
-            log_p.gather(1, labels).mean().neg()
+            let mut labels = vec![0.0f32; BATCH * CLASSES];
+            for (i, e) in picked.iter().enumerate() {
+                labels[i * CLASSES + e.class.index()] = 1.0;
+            }
+            let mut features = batch(picked.iter(), device);
+            if mixup > 0.0 {
+                let (shares, partners) = mixing(BATCH, mixup, rng);
+                let mixed_labels = (0..BATCH)
+                    .flat_map(|i| {
+                        let (share, j) = (shares[i], partners[i]);
+                        let labels = &labels;
+                        (0..CLASSES).map(move |k| {
+                            share * labels[i * CLASSES + k]
+                                + (1.0 - share) * labels[j * CLASSES + k]
+                        })
+                    })
+                    .collect();
+                labels = mixed_labels;
+                let share = Tensor::<2>::from_data(TensorData::new(shares, [BATCH, 1]), device);
+                let order = Tensor::<1, Int>::from_data(
+                    TensorData::new(partners.iter().map(|&j| j as i64).collect(), [BATCH]),
+                    device,
+                );
+                let shuffled = features.clone().select(0, order);
+                features = features * share.clone() + shuffled * share.neg().add_scalar(1.0);
+            }
+            let labels = Tensor::<2>::from_data(TensorData::new(labels, [BATCH, CLASSES]), device);
+            let log_p = log_softmax(model.forward(features), 1);
+            (log_p * labels).sum_dim(1).mean().neg()
         },
         |model| {
             let predicted = predict(model, &validation, &cpu_device());
             balanced_error(&confusion(&validation, &predicted))
         },
     )
+}
+
+/// For mixup: each row's own share (Beta(`alpha`, `alpha`)) and the row it is mixed with
+/// (a shuffle of the batch).
+fn mixing(rows: usize, alpha: f32, rng: &mut Rng) -> (Vec<f32>, Vec<usize>) {
+    let shares = (0..rows).map(|_| rng.beta(alpha, alpha)).collect();
+    let mut partners: Vec<usize> = (0..rows).collect();
+    for i in (1..rows).rev() {
+        partners.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+    }
+    (shares, partners)
 }
 
 #[cfg(test)]
