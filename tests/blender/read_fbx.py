@@ -1,6 +1,7 @@
 # Imports an FBX with Blender's own importer and writes what Blender made of it as JSON: each
 # bone (name, parent, head in world space, metres, Y up as glTF), each mesh vertex (world
-# position, Y up) with its vertex-group weights, the shape keys and the actions.
+# position, Y up) with its vertex-group weights, the shape keys, the actions, and every key of
+# the actions' shape-key curves (`key_blocks["NAME"].value`: frame and weight).
 # With the bpy wheel: python tests/blender/read_fbx.py IN.fbx OUT.json
 import json
 import sys
@@ -37,5 +38,14 @@ for o in bpy.context.scene.objects:
         })
     if o.data.shape_keys:
         out['shape_keys'] += [k.name for k in o.data.shape_keys.key_blocks[1:]]
+out['shape_key_curves'] = []
+for a in bpy.data.actions:
+    for c in a.fcurves:
+        if c.data_path.startswith('key_blocks['):
+            out['shape_key_curves'].append({
+                'action': a.name,
+                'path': c.data_path,
+                'keys': [list(k.co) for k in c.keyframe_points],
+            })
 with open(dst, 'w') as f:
     json.dump(out, f)

@@ -1,7 +1,8 @@
 //! Clips as FBX animation stacks: per clip a stack and its base layer; per joint property that
 //! moves, a curve node (`T`, `R` or `S`) driving the joint's `Lcl` property, with one linear
-//! curve per axis keyed at the clip's frame times. `Takes` lists the stacks as well, for the
-//! readers that look there.
+//! curve per axis keyed at the clip's frame times; per morph target whose weight moves, a
+//! curve node driving its blend shape channel's `DeformPercent` (correctives, a face's
+//! expressions). `Takes` lists the stacks as well, for the readers that look there.
 
 use glam::{DQuat, DVec3};
 
@@ -105,9 +106,17 @@ pub fn time_mode(fps: f64) -> i32 {
     }
 }
 
-/// Adds a stack per clip, driving the joint models of `rig`. Keys are the joints' rigid
-/// frames relative to their parents' (as the skeleton is written), from the clip's poses.
-pub fn write(objects: &mut Objects, character: &Character, options: &ExportOptions, rig: &Rig) {
+/// Adds a stack per clip, driving the joint models of `rig` and the blend shape `channels`
+/// (one per morph target, `None` where none was written). Keys are the joints' rigid frames
+/// relative to their parents' (as the skeleton is written), from the clip's poses, and the
+/// targets' weights in percent.
+pub fn write(
+    objects: &mut Objects,
+    character: &Character,
+    options: &ExportOptions,
+    rig: &Rig,
+    channels: &[Option<i64>],
+) {
     let Some(skeleton) = &character.skeleton else {
         return;
     };
@@ -161,6 +170,36 @@ pub fn write(objects: &mut Objects, character: &Character, options: &ExportOptio
                 curve_node(objects, layer, model, "S", "Lcl Scaling", &times, keys);
             }
         }
+        let targets = &character.mesh.morph_targets;
+        for (t, (target, channel)) in targets.iter().zip(channels).enumerate() {
+            let Some(channel) = *channel else {
+                continue;
+            };
+            let Some(weights) = (0..clip.frame_count())
+                .map(|f| clip.morph_frame(f, targets.len()).map(|w| w[t]))
+                .collect::<Option<Vec<f32>>>()
+            else {
+                break;
+            };
+            if weights.iter().all(|w| (w - target.weight).abs() <= STILL) {
+                continue;
+            }
+            let percent: Vec<f64> = weights.iter().map(|&w| f64::from(w) * 100.0).collect();
+            let node = objects.add(
+                "AnimationCurveNode",
+                "AnimCurveNode",
+                "DeformPercent",
+                "",
+                vec![
+                    Node::new("Properties70")
+                        .child(property::number("d|DeformPercent", percent[0])),
+                ],
+            );
+            objects.link(node, layer);
+            objects.link_property(node, channel, "DeformPercent");
+            let curve = curve(objects, &times, &percent);
+            objects.link_property(curve, node, "d|DeformPercent");
+        }
     }
 }
 
@@ -192,28 +231,36 @@ fn curve_node(
     objects.link(node, layer);
     objects.link_property(node, model, property_name);
     for (a, axis) in axes.iter().enumerate() {
-        let values: Vec<f32> = keys.iter().map(|k| k[a] as f32).collect();
-        let curve = objects.add(
-            "AnimationCurve",
-            "AnimCurve",
-            "",
-            "",
-            vec![
-                Node::of("Default", Value::F64(keys[0][a])),
-                Node::of("KeyVer", Value::I32(4008)),
-                Node::of("KeyTime", Value::I64s(times.to_vec())),
-                Node::of("KeyValueFloat", Value::F32s(values)),
-                // One attribute set shared by every key.
-                Node::of("KeyAttrFlags", Value::I32s(vec![LINEAR_KEYS])),
-                Node::of(
-                    "KeyAttrDataFloat",
-                    Value::F32s(vec![0.0, 0.0, f32::from_bits(0x0F3F_0F3F), 0.0]),
-                ),
-                Node::of("KeyAttrRefCount", Value::I32s(vec![times.len() as i32])),
-            ],
-        );
+        let values: Vec<f64> = keys.iter().map(|k| k[a]).collect();
+        let curve = curve(objects, times, &values);
         objects.link_property(curve, node, axis);
     }
+}
+
+/// A linear curve of `values` keyed at `times`; its id.
+fn curve(objects: &mut Objects, times: &[i64], values: &[f64]) -> i64 {
+    objects.add(
+        "AnimationCurve",
+        "AnimCurve",
+        "",
+        "",
+        vec![
+            Node::of("Default", Value::F64(values[0])),
+            Node::of("KeyVer", Value::I32(4008)),
+            Node::of("KeyTime", Value::I64s(times.to_vec())),
+            Node::of(
+                "KeyValueFloat",
+                Value::F32s(values.iter().map(|&v| v as f32).collect()),
+            ),
+            // One attribute set shared by every key.
+            Node::of("KeyAttrFlags", Value::I32s(vec![LINEAR_KEYS])),
+            Node::of(
+                "KeyAttrDataFloat",
+                Value::F32s(vec![0.0, 0.0, f32::from_bits(0x0F3F_0F3F), 0.0]),
+            ),
+            Node::of("KeyAttrRefCount", Value::I32s(vec![times.len() as i32])),
+        ],
+    )
 }
 
 /// The `Takes` section: one take per stack, with its time span.

@@ -19,6 +19,9 @@ pub struct Geometry {
     pub id: i64,
     /// The influences of each control point, normalised, strongest first.
     pub point_influences: Vec<Vec<Influence>>,
+    /// Each morph target's blend shape channel (in the mesh's target order), which clips
+    /// key through its `DeformPercent`; `None` for a target that was not written.
+    pub channels: Vec<Option<i64>>,
 }
 
 /// Adds the mesh's geometry (and its blend shapes) under `model`.
@@ -37,11 +40,9 @@ pub fn write(
         }
         _ => vec![Vec::new(); mesh.positions.len()],
     };
-    let targets: Vec<_> = mesh
-        .morph_targets
-        .iter()
-        .filter(|t| t.offsets.len() == mesh.positions.len())
-        .collect();
+    let written = |t: &&crate::mesh::MorphTarget| t.offsets.len() == mesh.positions.len();
+    let targets: Vec<_> = mesh.morph_targets.iter().filter(written).collect();
+    let mut made = Vec::with_capacity(targets.len());
     // Vertices split only for their UVs or normals are one control point; vertices at one
     // place that move differently (their weights or shape offsets differ) stay apart.
     let mut point_of: Vec<u32> = Vec::with_capacity(mesh.positions.len());
@@ -186,8 +187,14 @@ pub fn write(
             );
             objects.link(shape, channel);
             objects.link(channel, blend);
+            made.push(channel);
         }
     }
+    // Channels were made for the written targets, in order: spread them over all targets.
+    let mut made = made.into_iter();
+    let channels = (mesh.morph_targets.iter())
+        .map(|t| written(&t).then(|| made.next()).flatten())
+        .collect();
     let point_influences = first_vertex
         .iter()
         .map(|&v| influences[v].clone())
@@ -195,6 +202,7 @@ pub fn write(
     Geometry {
         id,
         point_influences,
+        channels,
     }
 }
 

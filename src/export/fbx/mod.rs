@@ -52,7 +52,7 @@ pub fn export_fbx(character: &Character, options: &ExportOptions) -> Result<Vec<
     let geometry = geometry::write(&mut objects, character, options, mesh_model);
     material::write(&mut objects, character, mesh_model);
     if let Some(rig) = skeleton::write(&mut objects, character, mesh_model, &geometry) {
-        animation::write(&mut objects, character, options, &rig);
+        animation::write(&mut objects, character, options, &rig, &geometry.channels);
     }
     let stacks = animation::stack_names(character, options);
     let top = [

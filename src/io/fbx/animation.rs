@@ -1,8 +1,8 @@
 //! FBX animation stacks as clips. A stack's first layer holds curve nodes, each animating one
 //! model's `Lcl Translation`, `Lcl Rotation` or `Lcl Scaling` through up to three curves of
-//! keys. Every model is evaluated through the full transform stack at each key time, so
-//! pivots and pre-rotations move with the keys, and each joint's pose is read off relative to
-//! its parent joint in glTF's frame.
+//! keys, or a blend shape channel's `DeformPercent` through one. Every model is evaluated
+//! through the full transform stack at each key time, so pivots and pre-rotations move with
+//! the keys, and each joint's pose is read off relative to its parent joint in glTF's frame.
 
 use std::collections::HashMap;
 
@@ -11,6 +11,7 @@ use glam::{DMat4, Mat4};
 use super::Scene;
 use super::objects::{Key, properties};
 use super::transform::local_matrix;
+use super::tree::Node;
 use crate::rig::Skeleton;
 use crate::rig::{Clip, Transform};
 
@@ -53,6 +54,15 @@ impl Curve {
     }
 }
 
+fn read_curve(curve: &Node) -> Curve {
+    Curve {
+        times: curve.find("KeyTime").map(|n| n.ints()).unwrap_or_default(),
+        values: (curve.find("KeyValueFloat"))
+            .map(|n| n.floats())
+            .unwrap_or_default(),
+    }
+}
+
 /// A model property animated by up to three curves, with the curve node's defaults.
 struct Channel {
     defaults: [f64; 3],
@@ -74,12 +84,15 @@ impl Channel {
 }
 
 impl Scene<'_> {
-    /// Every animation stack that moves a joint, as a clip over `skeleton` (whose joints are
-    /// the models `joints`), within `budget` joint transforms over all clips.
+    /// Every animation stack that moves a joint or a morph target, as a clip over `skeleton`
+    /// (whose joints are the models `joints`), within `budget` joint transforms over all
+    /// clips. `targets` are the mesh's morph targets' blend shape channels and rest weights,
+    /// in target order: a clip animating any of them keys every target's weight.
     pub(super) fn clips(
         &mut self,
         joints: &[Key],
         skeleton: &Skeleton,
+        targets: &[(Key, f32)],
         budget: &mut usize,
     ) -> Vec<Clip> {
         let mut clips = Vec::new();
@@ -100,13 +113,16 @@ impl Scene<'_> {
                 ));
             }
             let channels = self.channels(layer);
-            if !joints.iter().any(|j| channels.contains_key(j)) {
+            let shapes = self.deform_curves(layer);
+            let shaped = targets.iter().any(|(k, _)| shapes.contains_key(k));
+            if !shaped && !joints.iter().any(|j| channels.contains_key(j)) {
                 continue;
             }
             let mut times: Vec<i64> = channels
                 .values()
                 .flat_map(|c| c.iter().flatten())
                 .flat_map(|c| c.curves.iter().flatten())
+                .chain(shapes.values())
                 .flat_map(|c| c.times.iter().copied())
                 .collect();
             times.sort_unstable();
@@ -151,6 +167,20 @@ impl Scene<'_> {
                     locals.push(Transform::from_mat4(local));
                 }
             }
+            let morph_weights = if shaped {
+                (times.iter())
+                    .flat_map(|&t| {
+                        let shapes = &shapes;
+                        targets.iter().map(move |(channel, rest)| {
+                            (shapes.get(channel).and_then(|c| c.at(t)))
+                                .filter(|p| p.is_finite())
+                                .map_or(*rest, |percent| (percent / 100.0) as f32)
+                        })
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
             clips.push(Clip {
                 name: stack_name,
                 times: times
@@ -159,7 +189,7 @@ impl Scene<'_> {
                     .collect(),
                 joint_count: joints.len(),
                 locals,
-                morph_weights: Vec::new(),
+                morph_weights,
             });
         }
         self.warnings.extend(warnings);
@@ -196,16 +226,30 @@ impl Scene<'_> {
                 let Some(axis) = ["d|X", "d|Y", "d|Z"].iter().position(|a| *a == property) else {
                     continue;
                 };
-                let curve = self.doc.objects[curve].node;
-                channel.curves[axis] = Some(Curve {
-                    times: curve.find("KeyTime").map(|n| n.ints()).unwrap_or_default(),
-                    values: curve
-                        .find("KeyValueFloat")
-                        .map(|n| n.floats())
-                        .unwrap_or_default(),
-                });
+                channel.curves[axis] = Some(read_curve(self.doc.objects[curve].node));
             }
             out.entry(model).or_default()[slot] = Some(channel);
+        }
+        out
+    }
+
+    /// The layer's animated blend shape channels: each channel's `DeformPercent` curve (0–100).
+    fn deform_curves(&self, layer: &str) -> HashMap<Key, Curve> {
+        let mut out = HashMap::new();
+        for node in self.doc.children_of(layer, "AnimationCurveNode") {
+            let Some(channel) = (self.doc.property_parents_of(node, "Deformer").into_iter())
+                .find_map(|(channel, property)| (property == "DeformPercent").then_some(channel))
+            else {
+                continue;
+            };
+            let curve = (self
+                .doc
+                .property_children_of(node, "AnimationCurve")
+                .into_iter())
+            .find_map(|(curve, property)| (property == "d|DeformPercent").then_some(curve));
+            if let Some(curve) = curve {
+                out.insert(channel.clone(), read_curve(self.doc.objects[curve].node));
+            }
         }
         out
     }

@@ -5,11 +5,14 @@
 use glam::DVec3;
 
 use super::Scene;
-use super::objects::properties;
+use super::objects::{Key, properties};
 use super::tree::Node;
 
-/// One channel: its name, rest weight (0–1) and an offset per control point it moves.
+/// One channel: its object, name, rest weight (0–1) and an offset per control point it
+/// moves.
 pub struct BlendShape {
+    /// The `BlendShapeChannel` deformer, which clips animate through its `DeformPercent`.
+    pub channel: Key,
     pub name: String,
     pub weight: f32,
     pub offsets: Vec<(usize, DVec3)>,
@@ -59,6 +62,7 @@ impl Scene<'_> {
                 object.name.clone()
             };
             out.push(BlendShape {
+                channel: channel.clone(),
                 name,
                 weight: (percent / 100.0) as f32,
                 offsets,

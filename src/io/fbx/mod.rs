@@ -222,6 +222,8 @@ impl<'a> Scene<'a> {
         let mut material_of: HashMap<Key, usize> = HashMap::new();
         let mut skins = 0;
         let mut shapes = Vec::new();
+        // Each morph target's blend shape channel and rest weight, in target order.
+        let mut channels: Vec<(Key, f32)> = Vec::new();
         for g in &geometries {
             let Some(model) = self.doc.parents_of(g, "Model").first().map(|&k| k.clone()) else {
                 self.warnings.push(format!(
@@ -313,6 +315,7 @@ impl<'a> Scene<'a> {
                     .iter()
                     .map(|&p| self.axes.point(place.transform_vector3(delta[p as usize])))
                     .collect();
+                channels.push((shape.channel, shape.weight));
                 shapes.push((builder.first_vertex, shape.name, shape.weight, offsets));
             }
         }
@@ -343,7 +346,7 @@ impl<'a> Scene<'a> {
         let animations = self.objects_of("AnimationStack", None).len();
         let mut budget = self.limits.max_animation_keys;
         let clips = match &skeleton {
-            Some((s, keys)) => self.clips(keys, s, &mut budget),
+            Some((s, keys)) => self.clips(keys, s, &channels, &mut budget),
             None => Vec::new(),
         };
         let skeleton = skeleton.map(|(s, _)| s);
