@@ -316,6 +316,11 @@ fn correctives_shape_the_posed_surface_follow_edits_and_go_into_the_download() {
     assert!((1..=32).contains(&shapes), "{shapes} shapes");
     assert_eq!(change, Change::Pose);
     let offsets = doc.corrective_offsets().expect("posed, correctives on");
+    assert_eq!(
+        doc.shapes().correctives,
+        offsets,
+        "what the difference view paints"
+    );
     let moved = offsets.iter().filter(|o| o.length() > 1e-3 * size).count();
     assert!(moved > 20, "{moved} vertices corrected");
     doc.rest();
@@ -364,6 +369,8 @@ fn morph_targets_show_at_their_weights_as_clips_key_them_and_download_as_set() {
     let shown = doc.shape_offsets().unwrap();
     let expected: Vec<Vec3> = targets[1].offsets.iter().map(|o| *o * 0.5).collect();
     assert_eq!(shown, expected);
+    // A face is no correction: the difference view paints nothing of it.
+    assert!(doc.shapes().correctives.is_empty());
     // The download carries the weight set.
     let back = rigkit::io::import(
         &doc.export_glb(4).unwrap(),

@@ -16,6 +16,7 @@ use correctives::Correcting;
 
 pub use motion::{MotionInfo, MotionKind};
 pub use pose::{Playback, Pose};
+pub use shapes::Shapes;
 
 use crate::edit::{Applied, Brush, Edit, RigEditor};
 use crate::export::{ExportOptions, OutputFormat, export};

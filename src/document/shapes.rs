@@ -52,10 +52,20 @@ impl Document {
     /// [`Self::morph_weights`] plus the correctives in the pose shown (an earlier fit's
     /// `corrective_*` targets give way to them while they are on); `None` where nothing moves.
     pub fn shape_offsets(&self) -> Option<Vec<Vec3>> {
-        let c = self.character.as_ref()?;
+        let shapes = self.shapes();
+        (!shapes.offsets.is_empty()).then_some(shapes.offsets)
+    }
+
+    /// What moves the surface before skinning in the pose shown: every shape together
+    /// ([`Self::shape_offsets`]), and the correctives' part alone.
+    pub fn shapes(&self) -> Shapes {
+        let Some(c) = self.character.as_ref() else {
+            return Shapes::default();
+        };
         let n = c.mesh.vertex_count();
         let refitted = self.correctives_on();
-        let mut offsets = self.corrective_offsets();
+        let correctives = self.corrective_offsets();
+        let mut offsets = correctives.clone();
         for (target, w) in c.mesh.morph_targets.iter().zip(self.morph_weights()) {
             let replaced = refitted && target.name.starts_with(CORRECTIVE_PREFIX);
             if w == 0.0 || replaced || target.offsets.len() != n {
@@ -66,6 +76,21 @@ impl Document {
                 *o += *d * w;
             }
         }
-        offsets
+        Shapes {
+            offsets: offsets.unwrap_or_default(),
+            correctives: correctives.unwrap_or_default(),
+        }
     }
+}
+
+/// The offsets the surface is shown with before skinning, one per vertex, each list empty
+/// where it moves nothing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Shapes {
+    /// Every shape together: the character's morph targets at their weights and the
+    /// correctives.
+    pub offsets: Vec<Vec3>,
+    /// The correctives alone: what the difference view paints, without the user's own
+    /// targets (a smile is no correction).
+    pub correctives: Vec<Vec3>,
 }

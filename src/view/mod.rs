@@ -22,6 +22,7 @@ use skinned_mesh::{SkinnedPart, SkinnedVertices, SurfaceData};
 
 use crate::Character;
 use crate::anim::PackedInfluences;
+use crate::document::Shapes;
 use crate::rig::JointId;
 
 const BACKGROUND: [f32; 4] = [0.11, 0.12, 0.14, 1.0];
@@ -41,8 +42,11 @@ pub struct Viewer {
     /// The pose shown (each joint's skinning matrix); empty at bind. Kept so that repainting
     /// the surface (a heatmap) keeps the pose.
     skinning: Vec<glam::Mat4>,
-    /// Each vertex's corrective offset (before skinning) in the pose shown; empty without.
+    /// Each vertex's offset (before skinning) in the pose shown: its morph targets and
+    /// correctives; empty without.
     shape: Vec<glam::Vec3>,
+    /// The correctives' part of `shape`, which the difference view paints.
+    corrective: Vec<glam::Vec3>,
     /// The skin weights as the GPU draws them (at most 8 per vertex, renormalised), for
     /// skinning on the CPU what must match the picture: the wireframe, scripts, bakes.
     drawn_skin: crate::rig::SkinWeights,
@@ -77,6 +81,7 @@ impl Viewer {
             vertices: None,
             skinning: Vec::new(),
             shape: Vec::new(),
+            corrective: Vec::new(),
             drawn_skin: crate::rig::SkinWeights::new(),
             weights_of: None,
             difference: false,
@@ -98,6 +103,7 @@ impl Viewer {
     pub fn show(&mut self, character: &Character) {
         self.skinning.clear();
         self.shape.clear();
+        self.corrective.clear();
         self.build_surface(character, None);
         self.show_skeleton(character.skeleton.as_ref());
         self.camera.frame(&character.mesh.bounds());
@@ -108,6 +114,7 @@ impl Viewer {
     pub fn refresh(&mut self, character: &Character, weights_of: Option<JointId>) {
         self.skinning.clear();
         self.shape.clear();
+        self.corrective.clear();
         self.build_surface(character, weights_of);
         self.show_skeleton(character.skeleton.as_ref());
     }
@@ -315,12 +322,11 @@ impl Viewer {
 
     /// The colours of the corrective offsets shown, one per vertex.
     fn difference_colors(&self, vertices: usize) -> Vec<Srgba> {
-        heatmap::offset_colors(&self.shape, DIFFERENCE_FULL * self.scale, vertices)
+        heatmap::offset_colors(&self.corrective, DIFFERENCE_FULL * self.scale, vertices)
     }
 
-    /// Shows the character at rest moved by `shape` (each vertex's offset: its morph targets
-    /// at their weights; empty for none).
-    pub fn shape_at_rest(&mut self, character: &Character, shape: &[glam::Vec3]) {
+    /// Shows the character at rest moved by `shape` (its morph targets at their weights).
+    pub fn shape_at_rest(&mut self, character: &Character, shape: &Shapes) {
         if !self.baked {
             self.set_shape(character, shape);
             self.build_edges(character);
@@ -328,14 +334,15 @@ impl Viewer {
     }
 
     /// Moves the vertices drawn by `shape` before skinning (and repaints the difference view).
-    fn set_shape(&mut self, character: &Character, shape: &[glam::Vec3]) {
+    fn set_shape(&mut self, character: &Character, shape: &Shapes) {
         let had_shape = !self.shape.is_empty();
-        self.shape = shape.to_vec();
+        self.shape = shape.offsets.clone();
+        self.corrective = shape.correctives.clone();
         let Some(vertices) = &self.vertices else {
             return;
         };
-        if had_shape || !shape.is_empty() {
-            vertices.set_shape(shape);
+        if had_shape || !self.shape.is_empty() {
+            vertices.set_shape(&self.shape);
             if self.difference {
                 let colors = self.difference_colors(character.mesh.vertex_count());
                 if !vertices.set_colors(&colors) {
@@ -347,20 +354,21 @@ impl Viewer {
 
     /// Shows the character posed: `skinning` holds each joint's skinning matrix (posed world
     /// times inverse bind), `shape` each vertex's offset before skinning in the pose (its
-    /// morph targets and correctives; empty for none) and `skeleton` its joints in the pose.
+    /// morph targets and correctives) and `skeleton` its joints in the pose.
     /// Only the matrices and offsets go to the GPU, which skins the surface; materials,
     /// heatmap and camera stay.
     pub fn pose(
         &mut self,
         character: &Character,
         skinning: &[glam::Mat4],
-        shape: &[glam::Vec3],
+        shape: &Shapes,
         skeleton: &crate::rig::Skeleton,
     ) {
         self.skinning = skinning.to_vec();
         if self.baked {
             // Back from the CPU reference to the GPU: the bind pose again, and its influences.
-            self.shape = shape.to_vec();
+            self.shape = shape.offsets.clone();
+            self.corrective = shape.correctives.clone();
             self.build_surface(character, self.weights_of);
         } else {
             if let Some(vertices) = &self.vertices {

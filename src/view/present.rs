@@ -35,7 +35,7 @@ impl Viewer {
         let Some(c) = document.character() else {
             return;
         };
-        let shape = document.shape_offsets().unwrap_or_default();
+        let shape = document.shapes();
         let Some(world) = document.posed_world() else {
             if self.is_posed() {
                 self.refresh(c, document.heat());
