@@ -1,23 +1,46 @@
 //! A character's mesh from a format's polygons, as the FBX and COLLADA readers build it:
-//! vertices welded per (source point, UV) corner so UV seams split them, runs of one material
-//! as parts, every vertex with its influences, and the checks every reader ends with.
+//! vertices welded per (source point, UV, colour) corner so UV and colour seams split them,
+//! runs of one material as parts, every vertex with its influences, and the checks every
+//! reader ends with.
 
 use std::collections::HashMap;
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec4};
 
 use super::ImportError;
 use crate::Limits;
 use crate::mesh::{Mesh, MeshPart, UnitBox, vertex_normals};
 use crate::rig::{Influence, SkinWeights};
 
+/// One corner of a polygon: its source point and what the file gives it there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Corner {
+    pub point: u32,
+    pub uv: Option<Vec2>,
+    /// Linear RGBA.
+    pub color: Option<Vec4>,
+}
+
+impl From<(u32, Option<Vec2>)> for Corner {
+    fn from((point, uv): (u32, Option<Vec2>)) -> Self {
+        Self {
+            point,
+            uv,
+            color: None,
+        }
+    }
+}
+
+/// What welds corners into one vertex: the point, and the bits of its UV and colour.
+type WeldKey = (u32, Option<[u32; 2]>, Option<[u32; 4]>);
+
 pub struct MeshBuilder<'a> {
     name: &'a str,
     limits: &'a Limits,
     pub mesh: Mesh,
     pub skin: SkinWeights,
-    /// The current geometry's vertices by source point and UV.
-    welded: HashMap<(u32, Option<[u32; 2]>), u32>,
+    /// The current geometry's vertices by source point, UV and colour.
+    welded: HashMap<WeldKey, u32>,
     /// The source point of each of the current geometry's vertices, from `first_vertex` on.
     pub points: Vec<u32>,
     pub first_vertex: usize,
@@ -60,16 +83,20 @@ impl<'a> MeshBuilder<'a> {
         }
     }
 
-    /// Adds a triangle of `(source point, uv)` corners drawn with `material`; `vertex` gives
-    /// a new vertex's position and influences from its source point.
+    /// Adds a triangle of `corners` drawn with `material`; `vertex` gives a new vertex's
+    /// position and influences from its source point.
     pub fn triangle(
         &mut self,
-        corners: [(u32, Option<Vec2>); 3],
+        corners: [Corner; 3],
         material: Option<usize>,
         mut vertex: impl FnMut(u32) -> (Vec3, Vec<Influence>),
     ) {
-        let triangle = corners.map(|(point, uv)| {
-            let key = (point, uv.map(|uv| [uv.x.to_bits(), uv.y.to_bits()]));
+        let triangle = corners.map(|Corner { point, uv, color }| {
+            let key = (
+                point,
+                uv.map(|uv| uv.to_array().map(f32::to_bits)),
+                color.map(|c| c.to_array().map(f32::to_bits)),
+            );
             if let Some(&v) = self.welded.get(&key) {
                 return v;
             }
@@ -80,6 +107,11 @@ impl<'a> MeshBuilder<'a> {
                 // Pad earlier geometries without UVs so every vertex has one.
                 mesh.uvs.resize(mesh.positions.len() - 1, Vec2::ZERO);
                 mesh.uvs.push(uv.unwrap_or(Vec2::ZERO));
+            }
+            if color.is_some() || !mesh.colors.is_empty() {
+                // Earlier geometries without colours are white, which leaves them as they were.
+                mesh.colors.resize(mesh.positions.len() - 1, Vec4::ONE);
+                mesh.colors.push(color.unwrap_or(Vec4::ONE));
             }
             self.skin.push_vertex(influences);
             self.points.push(point);
@@ -118,6 +150,9 @@ impl<'a> MeshBuilder<'a> {
         let mesh = &mut self.mesh;
         if !mesh.uvs.is_empty() {
             mesh.uvs.resize(mesh.positions.len(), Vec2::ZERO);
+        }
+        if !mesh.colors.is_empty() {
+            mesh.colors.resize(mesh.positions.len(), Vec4::ONE);
         }
         if mesh.triangles.is_empty() {
             return Err(ImportError::NoTriangles {

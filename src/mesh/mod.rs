@@ -2,6 +2,7 @@
 
 mod bounds;
 mod boxes;
+pub mod color;
 mod material;
 mod normals;
 mod ray;

@@ -29,17 +29,10 @@ pub fn weight_color(weight: f32) -> Srgba {
 
 /// A linear RGBA colour (as meshes hold vertex colours) in sRGB, as the viewer uploads them.
 pub fn srgba(linear: glam::Vec4) -> Srgba {
-    let encode = |c: f32| {
-        let c = c.clamp(0.0, 1.0);
-        let s = if c <= 0.003_130_8 {
-            12.92 * c
-        } else {
-            1.055 * c.powf(1.0 / 2.4) - 0.055
-        };
-        (s * 255.0).round() as u8
-    };
-    let alpha = (linear.w.clamp(0.0, 1.0) * 255.0).round() as u8;
-    Srgba::new(encode(linear.x), encode(linear.y), encode(linear.z), alpha)
+    let [r, g, b, a] = crate::mesh::color::to_srgb(linear)
+        .to_array()
+        .map(|c| (c * 255.0).round() as u8);
+    Srgba::new(r, g, b, a)
 }
 
 /// Per-vertex colours of `joint`'s weights.

@@ -1,7 +1,8 @@
 # Imports an FBX with Blender's own importer and writes what Blender made of it as JSON: each
 # bone (name, parent, head in world space, metres, Y up as glTF), each mesh vertex (world
 # position, Y up) with its vertex-group weights, the shape keys, the actions, and every key of
-# the actions' shape-key curves (`key_blocks["NAME"].value`: frame and weight).
+# the actions' shape-key curves (`key_blocks["NAME"].value`: frame and weight), and each
+# corner's vertex colour where the mesh has them.
 # With the bpy wheel: python tests/blender/read_fbx.py IN.fbx OUT.json
 import json
 import sys
@@ -36,6 +37,14 @@ for o in bpy.context.scene.objects:
             'position': y_up(o.matrix_world @ v.co),
             'weights': {names[g.group]: g.weight for g in v.groups if g.weight > 0},
         })
+    # Each corner's colour (linear, as Blender holds it) where the mesh has colours.
+    colors = o.data.color_attributes.active_color
+    if colors is not None and colors.domain == 'CORNER':
+        for loop in o.data.loops:
+            out.setdefault('corner_colors', []).append({
+                'position': y_up(o.matrix_world @ o.data.vertices[loop.vertex_index].co),
+                'color': list(colors.data[loop.index].color),
+            })
     if o.data.shape_keys:
         out['shape_keys'] += [k.name for k in o.data.shape_keys.key_blocks[1:]]
 out['shape_key_curves'] = []

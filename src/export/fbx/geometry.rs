@@ -1,10 +1,11 @@
 //! The mesh as an FBX `Geometry`: control points (one per distinct point, so a UV seam does
 //! not split the surface in the importing tool), triangles as polygons, normals and UVs per
-//! corner, a material slot per polygon, and blend shapes as `Shape` geometries.
+//! corner, vertex colours per corner, a material slot per polygon, and blend shapes as `Shape`
+//! geometries.
 
 use std::collections::HashMap;
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 
 use super::node::property;
 use super::{CM, Objects};
@@ -12,6 +13,7 @@ use crate::Character;
 use crate::export::ExportOptions;
 use crate::export::gltf_document::vertex_influences;
 use crate::io::fbx::{Node, Value};
+use crate::mesh::color;
 use crate::rig::{Influence, SkinWeights};
 
 /// What the skin needs to know of the written geometry.
@@ -107,6 +109,24 @@ pub fn write(
             ],
         ));
         used.push("LayerElementUV");
+    }
+    if mesh.colors.len() == mesh.positions.len() && mesh.colors.iter().any(|c| *c != Vec4::ONE) {
+        // FBX colours are sRGB, as Blender, Maya and 3ds Max read them.
+        let colors = (mesh.colors.iter())
+            .flat_map(|&c| color::to_srgb(c).to_array().map(f64::from))
+            .collect();
+        let index = corners().map(|v| v as i32).collect();
+        layers.push(layer_element(
+            "LayerElementColor",
+            "Color",
+            "ByPolygonVertex",
+            "IndexToDirect",
+            [
+                Node::of("Colors", Value::F64s(colors)),
+                Node::of("ColorIndex", Value::I32s(index)),
+            ],
+        ));
+        used.push("LayerElementColor");
     }
     layers.push(layer_element(
         "LayerElementMaterial",

@@ -17,7 +17,7 @@ use self::document::{Ids, Source, child, children, floats, inputs, ints, matrix}
 use self::nodes::SceneNode;
 use super::ImportError;
 use super::axes::AxisSystem;
-use super::mesh_builder::MeshBuilder;
+use super::mesh_builder::{Corner, MeshBuilder};
 use crate::character::SourceSummary;
 use crate::mesh::Material;
 use crate::rig::{Influence, Joint, JointId, Skeleton, top_influences};
@@ -412,7 +412,7 @@ impl<'a> Builder<'_, 'a, '_> {
                         materials.len() - 1
                     })
                 });
-                builder.triangle(*corners, material, |point| {
+                builder.triangle(corners.map(Corner::from), material, |point| {
                     let p = place.transform_point3(geometry.positions[point as usize]);
                     (self.axes.point(p), influences_of(point as usize))
                 });

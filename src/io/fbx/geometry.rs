@@ -1,17 +1,19 @@
 //! An FBX mesh geometry: control points, polygons (the last index of each is stored as
-//! `-index - 1`), and per-corner layers (UVs, materials) mapped by vertex, corner or polygon,
-//! directly or through an index.
+//! `-index - 1`), and per-corner layers (UVs, vertex colours, materials) mapped by vertex,
+//! corner or polygon, directly or through an index.
 
-use glam::{DVec3, Vec2};
+use glam::{DVec3, Vec2, Vec4};
 
 use super::tree::Node;
+use crate::io::mesh_builder::Corner;
+use crate::mesh::color;
 
-/// A geometry as triangles over its corners: each corner is a control point with the UV it
-/// has there, so UV seams split vertices as they must for rendering.
+/// A geometry as triangles over its corners: each corner is a control point with the UV and
+/// colour it has there, so seams split vertices as they must for rendering.
 pub struct Geometry {
     pub control_points: Vec<DVec3>,
-    /// `(control point, uv)` of every triangle corner.
-    pub corners: Vec<[(u32, Option<Vec2>); 3]>,
+    /// Every triangle corner.
+    pub corners: Vec<[Corner; 3]>,
     /// The material slot of each triangle (0 when the geometry has no material layer).
     pub materials: Vec<usize>,
     /// Polygons with fewer than 3 corners or indices out of range, skipped.
@@ -39,6 +41,10 @@ pub fn read(node: &Node, max_triangles: usize) -> Result<Geometry, String> {
         .children_named("LayerElementUV")
         .next()
         .map(|layer| Layer::new(layer, "UV", "UVIndex", 2));
+    let colors = node
+        .children_named("LayerElementColor")
+        .next()
+        .map(|layer| Layer::new(layer, "Colors", "ColorIndex", 4));
     let material_layer = node
         .children_named("LayerElementMaterial")
         .next()
@@ -73,7 +79,18 @@ pub fn read(node: &Node, max_triangles: usize) -> Result<Geometry, String> {
                     .as_ref()
                     .and_then(|l| l.value(p as usize, c, polygon_index))
                     .map(|uv| Vec2::new(uv[0] as f32, 1.0 - uv[1] as f32));
-                (p, uv)
+                // FBX colours are sRGB (as Blender, Maya and 3ds Max read and write them).
+                let color = colors
+                    .as_ref()
+                    .and_then(|l| l.value(p as usize, c, polygon_index))
+                    .map(|c| Vec4::new(c[0] as f32, c[1] as f32, c[2] as f32, c[3] as f32))
+                    .filter(|c| c.is_finite())
+                    .map(color::to_linear);
+                Corner {
+                    point: p,
+                    uv,
+                    color,
+                }
             };
             for k in 1..polygon.len() - 1 {
                 geometry
