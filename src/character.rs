@@ -33,12 +33,31 @@ pub struct Character {
     pub source: SourceSummary,
 }
 
-/// A VRM avatar's identity beyond its skeleton: the version of the extension it came in and
-/// its `meta` (name, authors, licence and permissions), kept as the file wrote it.
+/// A VRM avatar's identity beyond its skeleton: the version of the extension it came in, its
+/// `meta` (name, authors, licence and permissions), kept as the file wrote it, and its
+/// expressions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VrmAvatar {
     pub version: VrmVersion,
     pub meta: serde_json::Value,
+    pub expressions: Vec<VrmExpression>,
+}
+
+/// One of a VRM avatar's expressions — an emotion, a blink, a viseme, a custom one — as the
+/// morph targets it sets: what VTuber and avatar apps drive the face with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VrmExpression {
+    /// VRM 1.0: its key under `preset` or `custom`; VRM 0.x: the blend shape group's `name`.
+    pub name: String,
+    /// VRM 1.0: one of the spec's presets (`happy`, `blink`, `aa`, …) rather than custom.
+    /// VRM 0.x keeps its `presetName` among [`Self::fields`].
+    pub preset: bool,
+    /// The character's morph targets it sets (indices into
+    /// [`crate::mesh::Mesh::morph_targets`]) and the weight each gets, 0–1.
+    pub binds: Vec<(usize, f32)>,
+    /// Its other fields as the file wrote them (`isBinary`, the overrides, `presetName`);
+    /// material and texture binds are not kept (they name the file's materials).
+    pub fields: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The two VRM versions: 0.x (`extensions.VRM`) and 1.0 (`extensions.VRMC_vrm`).

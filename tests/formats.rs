@@ -771,3 +771,142 @@ fn a_vrm_comes_back_as_a_vrm_whose_bones_point_at_its_joints() {
         "{error}"
     );
 }
+
+/// A VRM's expressions — presets and custom ones, in 1.0 and 0.x — come back from being rigged
+/// anew bound to the same morph targets (by name), with their weights and other fields.
+#[test]
+fn vrm_expressions_come_back_bound_to_the_same_targets() {
+    use serde_json::json;
+    let mut zombie = load("train/mesh2motion-variations/human-zombie.glb");
+    let n = zombie.mesh.vertex_count();
+    for (name, lift) in [("Smile", 0.01), ("Blink", -0.01), ("Oh", 0.02)] {
+        zombie.mesh.morph_targets.push(rigkit::mesh::MorphTarget {
+            name: name.into(),
+            offsets: (0..n)
+                .map(|v| glam::Vec3::Y * if v % 7 == 0 { lift } else { 0.0 })
+                .collect(),
+            weight: 0.0,
+        });
+    }
+    let vrm = rigkit::export::export(
+        &zombie,
+        &ExportOptions::default(),
+        rigkit::export::OutputFormat::Vrm,
+    )
+    .unwrap();
+    let mesh_node = |doc: &serde_json::Value| {
+        (doc["nodes"].as_array().unwrap().iter())
+            .position(|n| n.get("mesh").is_some())
+            .unwrap()
+    };
+    // (name, target bound, weight) of each expression of a written file, by target name.
+    let bound = |doc: &serde_json::Value| -> Vec<(String, String, f64)> {
+        let names = &doc["meshes"][0]["extras"]["targetNames"];
+        let target = |i: &serde_json::Value| {
+            names[i.as_u64().unwrap() as usize]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        let mut out = Vec::new();
+        if let Some(v1) = doc["extensions"].get("VRMC_vrm") {
+            for section in ["preset", "custom"] {
+                for (name, e) in v1["expressions"][section].as_object().unwrap() {
+                    for b in e["morphTargetBinds"].as_array().unwrap() {
+                        assert_eq!(b["node"].as_u64().unwrap() as usize, mesh_node(doc));
+                        out.push((
+                            name.clone(),
+                            target(&b["index"]),
+                            b["weight"].as_f64().unwrap(),
+                        ));
+                    }
+                }
+            }
+        } else {
+            for g in doc["extensions"]["VRM"]["blendShapeMaster"]["blendShapeGroups"]
+                .as_array()
+                .unwrap()
+            {
+                for b in g["binds"].as_array().unwrap() {
+                    assert_eq!(b["mesh"], 0);
+                    let name = g["name"].as_str().unwrap().to_owned();
+                    out.push((
+                        name,
+                        target(&b["index"]),
+                        b["weight"].as_f64().unwrap() / 100.0,
+                    ));
+                }
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    };
+    for version in ["1.0", "0.x"] {
+        let mut avatar = edited_vrm(&vrm, |doc| {
+            let node = mesh_node(doc);
+            if version == "0.x" {
+                let v1 = doc["extensions"]["VRMC_vrm"].take();
+                let list: Vec<serde_json::Value> = (v1["humanoid"]["humanBones"].as_object())
+                    .unwrap()
+                    .iter()
+                    .map(|(b, v)| json!({ "bone": b, "node": v["node"] }))
+                    .collect();
+                doc["extensionsUsed"] = json!(["VRM"]);
+                doc["extensions"] = json!({ "VRM": {
+                    "meta": { "title": "Zed" },
+                    "humanoid": { "humanBones": list },
+                    "blendShapeMaster": { "blendShapeGroups": [
+                        { "name": "Joy", "presetName": "joy", "binds": [{ "mesh": 0, "index": 0, "weight": 100 }] },
+                        { "name": "Blink", "presetName": "blink", "isBinary": true, "binds": [{ "mesh": 0, "index": 1, "weight": 50 }] },
+                        { "name": "Surprised", "presetName": "unknown", "binds": [{ "mesh": 0, "index": 2, "weight": 100 }, { "mesh": 0, "index": 9, "weight": 100 }] },
+                    ] },
+                } });
+            } else {
+                doc["extensions"]["VRMC_vrm"]["expressions"] = json!({
+                    "preset": {
+                        "happy": { "morphTargetBinds": [{ "node": node, "index": 0, "weight": 1.0 }], "overrideBlink": "block" },
+                        "blink": { "morphTargetBinds": [{ "node": node, "index": 1, "weight": 0.5 }], "isBinary": true },
+                    },
+                    "custom": {
+                        "surprised": { "morphTargetBinds": [{ "node": node, "index": 2 }, { "node": node, "index": 9 }] },
+                    },
+                });
+            }
+        });
+        let expressions = &avatar.vrm.as_ref().unwrap().expressions;
+        assert_eq!(expressions.len(), 3, "{version}");
+        // The bind to a target the file does not have is dropped.
+        assert!(
+            expressions.iter().all(|e| e.binds.len() == 1),
+            "{version}: {expressions:?}"
+        );
+        let request = rigkit::pipeline::RigRequest::named("humanoid", "best", 4, None).unwrap();
+        rigkit::pipeline::rig_character(&mut avatar, &request, |_| {}).unwrap();
+        let out = export_glb(&avatar, &ExportOptions::default()).unwrap();
+        let doc = glb_json(&out);
+        let expected: Vec<(String, String, f64)> = if version == "0.x" {
+            vec![
+                ("Blink".into(), "Blink".into(), 0.5),
+                ("Joy".into(), "Smile".into(), 1.0),
+                ("Surprised".into(), "Oh".into(), 1.0),
+            ]
+        } else {
+            vec![
+                ("blink".into(), "Blink".into(), 0.5),
+                ("happy".into(), "Smile".into(), 1.0),
+                ("surprised".into(), "Oh".into(), 1.0),
+            ]
+        };
+        assert_eq!(bound(&doc), expected, "{version}");
+        if version == "0.x" {
+            let groups = &doc["extensions"]["VRM"]["blendShapeMaster"]["blendShapeGroups"];
+            assert_eq!(groups[1]["presetName"], "blink");
+            assert_eq!(groups[1]["isBinary"], true);
+        } else {
+            let e = &doc["extensions"]["VRMC_vrm"]["expressions"];
+            assert_eq!(e["preset"]["happy"]["overrideBlink"], "block");
+            assert_eq!(e["preset"]["blink"]["isBinary"], true);
+            assert!(e["custom"]["surprised"].is_object());
+        }
+    }
+}

@@ -202,7 +202,8 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
             animations = animation_documents(clips, skeleton, &rest, &morphs, &mut buffers);
         }
     }
-    scene_nodes.push(Index::push(&mut nodes, mesh_node));
+    let mesh_node = Index::push(&mut nodes, mesh_node);
+    scene_nodes.push(mesh_node);
     // One primitive per input part, sharing the vertex attributes; parts without a material
     // use a neutral one appended after the character's own.
     let parts = mesh.parts_or_whole();
@@ -275,7 +276,11 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         root.textures = textures;
         root.samplers = vec![json::texture::Sampler::default()];
     }
-    if let Some((extension, object)) = super::vrm::extension(character, options.vrm)? {
+    let face = super::vrm::Face {
+        node: mesh_node.value(),
+        targets: &written,
+    };
+    if let Some((extension, object)) = super::vrm::extension(character, options.vrm, &face)? {
         root.extensions_used = vec![extension.to_owned()];
         let mut extensions = json::extensions::Root::default();
         extensions.others.insert(extension.to_owned(), object);

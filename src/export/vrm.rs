@@ -1,13 +1,14 @@
 //! VRM out: a VRM avatar that comes in goes out as one — its version and meta (name,
 //! authors, licence) kept, its humanoid bone map pointing at the joints of the skeleton being
-//! written (rigged anew, the map is rebuilt from the new joints' roles) — and a humanoid rig
-//! can be written as a VRM 1.0 on request.
+//! written (rigged anew, the map is rebuilt from the new joints' roles), its expressions
+//! bound to the targets as written — and a humanoid rig can be written as a VRM 1.0 on
+//! request.
 
 use serde_json::{Map, Value, json};
 
 use super::ExportError;
 use crate::Character;
-use crate::character::VrmVersion;
+use crate::character::{VrmExpression, VrmVersion};
 use crate::rig::{BoneNames, JointId, humanoid_bone_map};
 
 /// The humanoid bones VRM 1.0 requires.
@@ -31,15 +32,32 @@ const REQUIRED: [&str; 15] = [
 /// VRM 0.x requires these as well.
 const REQUIRED_V0: [&str; 2] = ["chest", "neck"];
 
-/// The VRM extension's name and object for `character`, whose joints are nodes `0..n`:
-/// for a VRM input always, for any other input when `requested`. `None` when neither, or
-/// when a VRM input's skeleton (rigged anew) no longer has every bone VRM requires.
+/// Where the written file keeps the character's morph targets, for expressions to bind to.
+pub(super) struct Face<'a> {
+    /// The node of the one mesh (mesh 0).
+    pub node: usize,
+    /// The character's targets in the order written (indices into its morph targets).
+    pub targets: &'a [usize],
+}
+
+impl Face<'_> {
+    /// The written index of the character's target `t`, if it was written.
+    fn index(&self, t: usize) -> Option<usize> {
+        self.targets.iter().position(|&w| w == t)
+    }
+}
+
+/// The VRM extension's name and object for `character`, whose joints are nodes `0..n` and
+/// morph targets are written as `face` says: for a VRM input always, for any other input when
+/// `requested`. `None` when neither, or when a VRM input's skeleton (rigged anew) no longer
+/// has every bone VRM requires.
 ///
 /// # Errors
 /// [`ExportError::NotHumanoid`] when `requested` and a required bone has no joint.
 pub(super) fn extension(
     character: &Character,
     requested: bool,
+    face: &Face<'_>,
 ) -> Result<Option<(&'static str, Value)>, ExportError> {
     if !requested && character.vrm.is_none() {
         return Ok(None);
@@ -66,16 +84,22 @@ pub(super) fn extension(
         };
     }
     let meta = meta(character, version);
+    let expressions = character
+        .vrm
+        .as_ref()
+        .map_or(&[][..], |v| &v.expressions[..]);
     Ok(Some(match version {
         VrmVersion::V1 => {
             let map: Map<String, Value> = bones
                 .iter()
                 .map(|(bone, joint)| (bone.clone(), json!({ "node": joint.0 })))
                 .collect();
-            (
-                "VRMC_vrm",
-                json!({ "specVersion": "1.0", "meta": meta, "humanoid": { "humanBones": map } }),
-            )
+            let mut vrm =
+                json!({ "specVersion": "1.0", "meta": meta, "humanoid": { "humanBones": map } });
+            if !expressions.is_empty() {
+                vrm["expressions"] = expressions_v1(expressions, face);
+            }
+            ("VRMC_vrm", vrm)
         }
         VrmVersion::V0 => {
             let list: Vec<Value> = bones
@@ -96,13 +120,49 @@ pub(super) fn extension(
                         "meshAnnotations": [],
                         "lookAtTypeName": "Bone",
                     },
-                    "blendShapeMaster": { "blendShapeGroups": [] },
+                    "blendShapeMaster": { "blendShapeGroups": expressions_v0(expressions, face) },
                     "secondaryAnimation": { "boneGroups": [], "colliderGroups": [] },
                     "materialProperties": [],
                 }),
             )
         }
     }))
+}
+
+/// VRM 1.0's `expressions`: presets and custom ones by name, each binding the written
+/// targets on the mesh's node.
+fn expressions_v1(expressions: &[VrmExpression], face: &Face<'_>) -> Value {
+    let (mut preset, mut custom) = (Map::new(), Map::new());
+    for e in expressions {
+        let binds: Vec<Value> = (e.binds.iter())
+            .filter_map(|&(t, w)| {
+                Some(json!({ "node": face.node, "index": face.index(t)?, "weight": w }))
+            })
+            .collect();
+        let mut object = e.fields.clone();
+        object.insert("morphTargetBinds".into(), binds.into());
+        let section = if e.preset { &mut preset } else { &mut custom };
+        section.insert(e.name.clone(), object.into());
+    }
+    json!({ "preset": preset, "custom": custom })
+}
+
+/// VRM 0.x's blend shape groups, each binding the written targets of mesh 0 (weights 0–100).
+fn expressions_v0(expressions: &[VrmExpression], face: &Face<'_>) -> Vec<Value> {
+    (expressions.iter())
+        .map(|e| {
+            let binds: Vec<Value> = (e.binds.iter())
+                .filter_map(|&(t, w)| {
+                    Some(json!({ "mesh": 0, "index": face.index(t)?, "weight": w * 100.0 }))
+                })
+                .collect();
+            let mut object = e.fields.clone();
+            object.insert("name".into(), e.name.clone().into());
+            object.insert("binds".into(), binds.into());
+            object.insert("materialValues".into(), json!([]));
+            object.into()
+        })
+        .collect()
 }
 
 /// The file's own map when it still fits the skeleton (every joint it names exists), else

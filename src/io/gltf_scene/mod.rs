@@ -45,7 +45,7 @@ pub fn import(
     files: &[InputFile<'_>],
     limits: &Limits,
 ) -> Result<Character, ImportError> {
-    let (document, (humanoid_nodes, vrm)) = parse(json, name, limits)?;
+    let (document, vrm) = parse(json, name, limits)?;
     let buffers = load_buffers(&document, bin, name, files)?;
     SceneReader {
         document: &document,
@@ -54,8 +54,7 @@ pub fn import(
         name,
         limits,
     }
-    .read(&humanoid_nodes)
-    .map(|character| Character { vrm, ..character })
+    .read(&vrm)
 }
 
 /// Only the skeleton of a glTF document (all skins' joints merged, at the nodes' default
@@ -80,11 +79,12 @@ pub fn import_skeleton(json: &[u8], name: &str, limits: &Limits) -> Result<Skele
     Ok(skeleton)
 }
 
-/// What a VRM file says of its avatar: its humanoid map (bone, node), version and meta.
-type Vrm = (Vec<(String, usize)>, Option<crate::character::VrmAvatar>);
-
 /// The validated document and what a VRM says of its avatar, before any buffer is read.
-fn parse(json: &[u8], name: &str, limits: &Limits) -> Result<(Document, Vrm), ImportError> {
+fn parse(
+    json: &[u8],
+    name: &str,
+    limits: &Limits,
+) -> Result<(Document, vrm::VrmFile), ImportError> {
     let malformed = |reason: String| ImportError::Malformed {
         name: name.into(),
         reason,
@@ -223,7 +223,7 @@ impl SceneReader<'_> {
         }
     }
 
-    fn read(&self, humanoid_nodes: &[(String, usize)]) -> Result<Character, ImportError> {
+    fn read(&self, vrm: &vrm::VrmFile) -> Result<Character, ImportError> {
         let hierarchy = Hierarchy::new(self.document).map_err(|reason| ImportError::Malformed {
             name: self.name.into(),
             reason,
@@ -323,8 +323,7 @@ impl SceneReader<'_> {
             self.limits,
             &mut warnings,
         );
-        let humanoid = humanoid_nodes
-            .iter()
+        let humanoid = (vrm.humanoid.iter())
             .filter_map(|(bone, node)| {
                 let joint = *joint_of_node.get(node)?;
                 Some(HumanoidBone {
@@ -342,7 +341,7 @@ impl SceneReader<'_> {
             materials,
             images,
             humanoid,
-            vrm: None,
+            vrm: vrm.avatar(&target_slots),
             warnings,
             source: crate::character::SourceSummary {
                 materials: self.document.materials().len(),
