@@ -34,13 +34,18 @@ pub struct Character {
 }
 
 /// A VRM avatar's identity beyond its skeleton: the version of the extension it came in, its
-/// `meta` (name, authors, licence and permissions), kept as the file wrote it, and its
-/// expressions.
+/// `meta` (name, authors, licence and permissions), kept as the file wrote it, its
+/// expressions and its spring bones.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VrmAvatar {
     pub version: VrmVersion,
     pub meta: serde_json::Value,
     pub expressions: Vec<VrmExpression>,
+    /// Its spring bones (hair, skirts, tails swinging as the body moves; 1.0's
+    /// `VRMC_springBone`, 0.x's `secondaryAnimation`) as the file wrote them, but with every
+    /// node named by its joint's name, so that they follow the joints through edits; written
+    /// back while every joint they name is still there.
+    pub springs: Option<serde_json::Value>,
 }
 
 /// One of a VRM avatar's expressions — an emotion, a blink, a viseme, a custom one — as the
@@ -58,6 +63,40 @@ pub struct VrmExpression {
     /// Its other fields as the file wrote them (`isBinary`, the overrides, `presetName`);
     /// material and texture binds are not kept (they name the file's materials).
     pub fields: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Maps every node a VRM's spring bone settings name — 1.0's `node` (colliders, joints) and
+/// `center`, 0.x's `bones`, `node` and `center` (−1 there is none) — through `map`: file node
+/// indices to joint names on import, joint names to the nodes written on export. Returns
+/// false, leaving `springs` half mapped, when `map` has no answer for one of them.
+pub fn spring_nodes(
+    springs: &mut serde_json::Value,
+    mut map: impl FnMut(&serde_json::Value) -> Option<serde_json::Value>,
+) -> bool {
+    fn walk(
+        value: &mut serde_json::Value,
+        map: &mut dyn FnMut(&serde_json::Value) -> Option<serde_json::Value>,
+    ) -> bool {
+        use serde_json::Value;
+        fn one(v: &mut Value, map: &mut dyn FnMut(&Value) -> Option<Value>) -> bool {
+            match v.as_i64() {
+                Some(n) if n < 0 => true,
+                _ => map(v).map(|m| *v = m).is_some(),
+            }
+        }
+        match value {
+            Value::Object(fields) => fields.iter_mut().all(|(key, v)| match key.as_str() {
+                "node" | "center" => one(v, map),
+                "bones" => {
+                    (v.as_array_mut()).is_none_or(|list| list.iter_mut().all(|b| one(b, map)))
+                }
+                _ => walk(v, map),
+            }),
+            Value::Array(list) => list.iter_mut().all(|v| walk(v, map)),
+            _ => true,
+        }
+    }
+    walk(springs, &mut map)
 }
 
 /// The two VRM versions: 0.x (`extensions.VRM`) and 1.0 (`extensions.VRMC_vrm`).

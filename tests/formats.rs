@@ -910,3 +910,110 @@ fn vrm_expressions_come_back_bound_to_the_same_targets() {
         }
     }
 }
+
+/// A VRM's spring bones (hair, tails: 1.0's `VRMC_springBone`, 0.x's `secondaryAnimation`)
+/// follow their joints: rigged anew with a skeleton of the same joint names (the artist's
+/// file), they come back naming the nodes those joints are written as; once a joint they
+/// swing is gone they are not written (they would swing the wrong joints).
+#[test]
+fn vrm_spring_bones_follow_their_joints() {
+    use serde_json::json;
+    let zombie = load("train/mesh2motion-variations/human-zombie.glb");
+    let vrm = rigkit::export::export(
+        &zombie,
+        &ExportOptions::default(),
+        rigkit::export::OutputFormat::Vrm,
+    )
+    .unwrap();
+    let doc = glb_json(&vrm);
+    let node_of = |doc: &serde_json::Value, name: &str| {
+        (doc["nodes"].as_array().unwrap().iter())
+            .position(|n| n["name"] == name)
+            .unwrap_or_else(|| panic!("no node {name}"))
+    };
+    let name_of = |doc: &serde_json::Value, node: &serde_json::Value| -> String {
+        doc["nodes"][node.as_u64().unwrap() as usize]["name"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let [head, neck, spine] = ["head", "neck_01", "spine_03"].map(|n| node_of(&doc, n));
+    for version in ["1.0", "0.x"] {
+        let mut avatar = edited_vrm(&vrm, |doc| {
+            if version == "0.x" {
+                let v1 = doc["extensions"]["VRMC_vrm"].take();
+                let list: Vec<serde_json::Value> = (v1["humanoid"]["humanBones"].as_object())
+                    .unwrap()
+                    .iter()
+                    .map(|(b, v)| json!({ "bone": b, "node": v["node"] }))
+                    .collect();
+                doc["extensionsUsed"] = json!(["VRM"]);
+                doc["extensions"] = json!({ "VRM": {
+                    "meta": { "title": "Zed" },
+                    "humanoid": { "humanBones": list },
+                    "secondaryAnimation": {
+                        "boneGroups": [{ "comment": "hair", "stiffiness": 0.7, "bones": [neck], "center": -1, "colliderGroups": [0] }],
+                        "colliderGroups": [{ "node": head, "colliders": [{ "offset": { "x": 0, "y": 0, "z": 0 }, "radius": 0.1 }] }],
+                    },
+                } });
+            } else {
+                doc["extensionsUsed"] = json!(["VRMC_vrm", "VRMC_springBone"]);
+                doc["extensions"]["VRMC_springBone"] = json!({
+                    "specVersion": "1.0",
+                    "colliders": [{ "node": head, "shape": { "sphere": { "offset": [0, 0, 0], "radius": 0.1 } } }],
+                    "colliderGroups": [{ "colliders": [0] }],
+                    "springs": [{ "name": "tail", "joints": [{ "node": spine, "stiffness": 0.7 }, { "node": neck }], "colliderGroups": [0], "center": spine }],
+                });
+            }
+        });
+        assert!(avatar.vrm.as_ref().unwrap().springs.is_some(), "{version}");
+        // Rigged anew with the artist's skeleton file (its joints in the file's order).
+        let file = common::read("train/mesh2motion-variations/human-zombie.glb");
+        let request =
+            rigkit::pipeline::RigRequest::named("auto", "best", 4, Some(("zombie.glb", &file)))
+                .unwrap();
+        rigkit::pipeline::rig_character(&mut avatar, &request, |_| {}).unwrap();
+        let doc = glb_json(&export_glb(&avatar, &ExportOptions::default()).unwrap());
+        if version == "0.x" {
+            let springs = &doc["extensions"]["VRM"]["secondaryAnimation"];
+            assert_eq!(
+                name_of(&doc, &springs["boneGroups"][0]["bones"][0]),
+                "neck_01"
+            );
+            assert_eq!(springs["boneGroups"][0]["center"], -1);
+            assert_eq!(springs["boneGroups"][0]["stiffiness"], 0.7);
+            assert_eq!(name_of(&doc, &springs["colliderGroups"][0]["node"]), "head");
+        } else {
+            assert_eq!(
+                doc["extensionsUsed"],
+                json!(["VRMC_vrm", "VRMC_springBone"])
+            );
+            let springs = &doc["extensions"]["VRMC_springBone"];
+            let spring = &springs["springs"][0];
+            assert_eq!(name_of(&doc, &spring["joints"][0]["node"]), "spine_03");
+            assert_eq!(name_of(&doc, &spring["joints"][1]["node"]), "neck_01");
+            assert_eq!(name_of(&doc, &spring["center"]), "spine_03");
+            assert_eq!(spring["joints"][0]["stiffness"], 0.7);
+            assert_eq!(name_of(&doc, &springs["colliders"][0]["node"]), "head");
+        }
+        // A joint they swing renamed away: the springs are left out, the avatar still written.
+        let skeleton = avatar.skeleton.as_mut().unwrap();
+        let neck = skeleton
+            .joints
+            .iter()
+            .position(|j| j.name == "neck_01")
+            .unwrap();
+        skeleton.joints[neck].name = "neck_renamed".into();
+        let doc = glb_json(&export_glb(&avatar, &ExportOptions::default()).unwrap());
+        assert!(
+            doc["extensions"].get("VRMC_springBone").is_none(),
+            "{version}"
+        );
+        assert!(
+            doc["extensions"]["VRM"]
+                .get("secondaryAnimation")
+                .is_none_or(|s| s["boneGroups"] == json!([])),
+            "{version}"
+        );
+    }
+}

@@ -280,10 +280,13 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         node: mesh_node.value(),
         targets: &written,
     };
-    if let Some((extension, object)) = super::vrm::extension(character, options.vrm, &face)? {
-        root.extensions_used = vec![extension.to_owned()];
+    let vrm = super::vrm::extensions(character, options.vrm, &face)?;
+    if !vrm.is_empty() {
         let mut extensions = json::extensions::Root::default();
-        extensions.others.insert(extension.to_owned(), object);
+        for (extension, object) in vrm {
+            root.extensions_used.push(extension.to_owned());
+            extensions.others.insert(extension.to_owned(), object);
+        }
         root.extensions = Some(extensions);
     }
     let Buffers {

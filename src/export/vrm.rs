@@ -47,14 +47,46 @@ impl Face<'_> {
     }
 }
 
-/// The VRM extension's name and object for `character`, whose joints are nodes `0..n` and
-/// morph targets are written as `face` says: for a VRM input always, for any other input when
-/// `requested`. `None` when neither, or when a VRM input's skeleton (rigged anew) no longer
-/// has every bone VRM requires.
+/// The VRM extensions (names and objects) for `character`, whose joints are nodes `0..n`
+/// and morph targets are written as `face` says: for a VRM input always, for any other input
+/// when `requested`. None when neither, or when a VRM input's skeleton (rigged anew) no
+/// longer has every bone VRM requires. VRM 1.0's spring bones are an extension of their own.
 ///
 /// # Errors
 /// [`ExportError::NotHumanoid`] when `requested` and a required bone has no joint.
-pub(super) fn extension(
+pub(super) fn extensions(
+    character: &Character,
+    requested: bool,
+    face: &Face<'_>,
+) -> Result<Vec<(&'static str, Value)>, ExportError> {
+    let Some(vrm) = extension(character, requested, face)? else {
+        return Ok(Vec::new());
+    };
+    let springs = springs(character);
+    Ok(match (vrm, springs) {
+        (("VRM", mut v0), Some(springs)) => {
+            v0["secondaryAnimation"] = springs;
+            vec![("VRM", v0)]
+        }
+        (v1, Some(springs)) => vec![v1, ("VRMC_springBone", springs)],
+        (vrm, None) => vec![vrm],
+    })
+}
+
+/// The avatar's spring bones with each joint they name as the node it is written as; `None`
+/// without, or when the skeleton lost one of those joints (rigged anew with other names).
+fn springs(character: &Character) -> Option<Value> {
+    let mut springs = character.vrm.as_ref()?.springs.clone()?;
+    let skeleton = character.skeleton.as_ref()?;
+    let mapped = crate::character::spring_nodes(&mut springs, |name| {
+        let name = name.as_str()?;
+        Some(skeleton.joints.iter().position(|j| j.name == name)?.into())
+    });
+    mapped.then_some(springs)
+}
+
+/// The VRM extension proper; see [`extensions`].
+fn extension(
     character: &Character,
     requested: bool,
     face: &Face<'_>,

@@ -323,6 +323,7 @@ impl SceneReader<'_> {
             self.limits,
             &mut warnings,
         );
+        let avatar = vrm.avatar(&target_slots, (&skeleton, &joint_of_node), &mut warnings);
         let humanoid = (vrm.humanoid.iter())
             .filter_map(|(bone, node)| {
                 let joint = *joint_of_node.get(node)?;
@@ -341,7 +342,7 @@ impl SceneReader<'_> {
             materials,
             images,
             humanoid,
-            vrm: vrm.avatar(&target_slots),
+            vrm: avatar,
             warnings,
             source: crate::character::SourceSummary {
                 materials: self.document.materials().len(),

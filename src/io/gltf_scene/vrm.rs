@@ -1,11 +1,14 @@
 //! VRM avatars: the humanoid bone map their extension adds to a GLB, and the avatar's
-//! version, `meta` (name, authors, licence) and expressions to write it back as a VRM, in both
-//! versions.
+//! version, `meta` (name, authors, licence), expressions and spring bones to write it back as
+//! a VRM, in both versions.
+
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
 use super::primitive::TargetSlots;
-use crate::character::{VrmAvatar, VrmExpression, VrmVersion};
+use crate::character::{VrmAvatar, VrmExpression, VrmVersion, spring_nodes};
+use crate::rig::{JointId, Skeleton};
 
 /// What a VRM file says of its avatar, read from its JSON before the mesh is: the humanoid
 /// bone map as (bone, node index) pairs, and the avatar, whose expressions still name the
@@ -15,6 +18,8 @@ pub(super) struct VrmFile {
     pub humanoid: Vec<(String, usize)>,
     avatar: Option<(VrmVersion, Value)>,
     expressions: Vec<FileExpression>,
+    /// The spring bones with the file's node indices.
+    springs: Option<Value>,
 }
 
 /// An expression as the file binds it: to (mesh index, target index, weight 0–1).
@@ -28,8 +33,15 @@ struct FileExpression {
 
 impl VrmFile {
     /// The avatar, its expressions bound to the merged mesh's targets (`slots`: by the file's
-    /// mesh and target index); binds to targets the mesh did not keep are dropped.
-    pub fn avatar(&self, slots: &TargetSlots) -> Option<VrmAvatar> {
+    /// mesh and target index; binds to targets the mesh did not keep are dropped) and its
+    /// spring bones' nodes named by their joints (`joints`: the joint of each joint node of
+    /// `skeleton`; springs naming a node that is no joint are dropped, with a warning).
+    pub fn avatar(
+        &self,
+        slots: &TargetSlots,
+        (skeleton, joints): (&Skeleton, &HashMap<usize, JointId>),
+        warnings: &mut Vec<String>,
+    ) -> Option<VrmAvatar> {
         let (version, meta) = self.avatar.clone()?;
         let expressions = (self.expressions.iter())
             .map(|e| VrmExpression {
@@ -41,10 +53,22 @@ impl VrmFile {
                 fields: e.fields.clone(),
             })
             .collect();
+        let springs = self.springs.clone().and_then(|mut springs| {
+            let named = spring_nodes(&mut springs, |node| {
+                let joint = joints.get(&usize::try_from(node.as_u64()?).ok()?)?;
+                Some(skeleton.joints[joint.index()].name.clone().into())
+            });
+            if !named {
+                warnings
+                    .push("the VRM's spring bones name nodes that are not joints: not kept".into());
+            }
+            named.then_some(springs)
+        });
         Some(VrmAvatar {
             version,
             meta,
             expressions,
+            springs,
         })
     }
 }
@@ -59,20 +83,23 @@ pub(super) fn read(root: &gltf::json::Root, json: &[u8]) -> VrmFile {
         return VrmFile::default();
     };
     let mesh_of_node = |node: usize| root.nodes.get(node)?.mesh.map(|m| m.value());
-    let (avatar, expressions) = if let Some(v1) = raw.pointer("/extensions/VRMC_vrm") {
+    let (avatar, expressions, springs) = if let Some(v1) = raw.pointer("/extensions/VRMC_vrm") {
         let meta = v1.get("meta").cloned().unwrap_or_default();
         let expressions = expressions_v1(v1, mesh_of_node);
-        (Some((VrmVersion::V1, meta)), expressions)
+        let springs = raw.pointer("/extensions/VRMC_springBone").cloned();
+        (Some((VrmVersion::V1, meta)), expressions, springs)
     } else if let Some(v0) = raw.pointer("/extensions/VRM") {
         let meta = v0.get("meta").cloned().unwrap_or_default();
-        (Some((VrmVersion::V0, meta)), expressions_v0(v0))
+        let springs = v0.get("secondaryAnimation").cloned();
+        (Some((VrmVersion::V0, meta)), expressions_v0(v0), springs)
     } else {
-        (None, Vec::new())
+        (None, Vec::new(), None)
     };
     VrmFile {
         humanoid: humanoid_nodes(&raw),
         avatar,
         expressions,
+        springs,
     }
 }
 
