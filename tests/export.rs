@@ -461,6 +461,28 @@ fn vertex_colours_survive_rigging_export_and_subdivision() {
     assert!(fine.colors[n].abs_diff_eq(halfway, 1e-6));
 }
 
+/// A second UV set (TEXCOORD_1: lightmaps, detail maps) is kept through glTF and FBX export
+/// and subdivision.
+#[test]
+fn second_uv_sets_survive_export_and_subdivision() {
+    let mut fox = load("eval/Fox.glb");
+    assert!(fox.mesh.second_uvs.is_empty());
+    fox.mesh.second_uvs = (fox.mesh.uvs.iter())
+        .map(|uv| glam::Vec2::new(uv.y * 0.5 + 0.25, 1.0 - uv.x))
+        .collect();
+    let glb = export_glb(&fox, &ExportOptions::default()).unwrap();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    assert!(doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_1"].is_u64());
+    let back = import(&glb, "fox.glb", &Limits::default()).unwrap();
+    assert_eq!(back.mesh.second_uvs, fox.mesh.second_uvs);
+    assert_fbx_round_trips(&fox, "fox with a second UV set");
+    let (fine, parents) = rigkit::mesh::subdivide(&fox.mesh);
+    let [p, q] = parents[0];
+    let halfway = 0.5 * (fox.mesh.second_uvs[p as usize] + fox.mesh.second_uvs[q as usize]);
+    assert!(fine.second_uvs[fox.mesh.vertex_count()].abs_diff_eq(halfway, 1e-6));
+}
+
 /// Morph targets are written sparse where they move few vertices (the robot's face shapes),
 /// with the normals' change: a shaped vertex's rest normal plus its delta is the unit normal
 /// of the shaped face, and vertices far from the face keep theirs.
@@ -685,7 +707,8 @@ fn named_influences(c: &Character, v: usize) -> Vec<(String, f32)> {
 
 /// `original` written as FBX by rigkit and read back: the same surface, skeleton (names,
 /// parents, bind positions), skin weights by joint name (within 1e-4), blend shapes (names,
-/// rest weights, offsets within 1e-5 of the body), vertex colours (within 1e-4), materials,
+/// rest weights, offsets within 1e-5 of the body), vertex colours (within 1e-4), the second
+/// UV set (within 1e-5), materials,
 /// images and clips (joints and morph target weights).
 fn assert_fbx_round_trips(original: &Character, rel: &str) -> Character {
     let fbx = rigkit::export::export_fbx(original, &ExportOptions::default()).unwrap();
@@ -749,7 +772,15 @@ fn assert_fbx_round_trips(original: &Character, rel: &str) -> Character {
             let colour =
                 |c: &Character, v: usize| c.mesh.colors.get(v).copied().unwrap_or(glam::Vec4::ONE);
             let colours_match = colour(original, u).abs_diff_eq(colour(&back, v), 1e-4);
-            weights_match && shapes_match && colours_match
+            let second_uv = |c: &Character, v: usize| {
+                c.mesh
+                    .second_uvs
+                    .get(v)
+                    .copied()
+                    .unwrap_or(glam::Vec2::ZERO)
+            };
+            let uvs_match = second_uv(original, u).abs_diff_eq(second_uv(&back, v), 1e-5);
+            weights_match && shapes_match && colours_match && uvs_match
         });
         matched += usize::from(same);
     }
@@ -1047,4 +1078,58 @@ fn blender_reads_the_vertex_colours_rigkits_fbx_writes() {
     // Blender keeps imported colours as sRGB bytes: a step is 1/255 of sRGB, at most about
     // 0.004 of linear near white.
     assert!(worst < 0.01, "colours differ by {worst}");
+}
+
+/// Correctives keep a GLB within twice the size of the same file without them: the fox
+/// without its texture and clips (a file of little but its mesh) keeps fewer than all its
+/// shapes and stays within 2×; the mannequin, whose file is large beside its shapes, keeps
+/// them all.
+#[test]
+fn correctives_keep_the_file_within_twice_its_size() {
+    use rigkit::correctives::{CorrectiveOptions, add_correctives, fit_character};
+    let mut bare = load("eval/Fox.glb");
+    bare.images.clear();
+    for m in &mut bare.materials {
+        (m.base_color_image, m.normal_image) = (None, None);
+        (
+            m.metallic_roughness_image,
+            m.occlusion_image,
+            m.emissive_image,
+        ) = (None, None, None);
+    }
+    bare.animations.clear();
+    for (rel, character, all_kept) in [
+        ("fox, bare", bare, false),
+        ("mannequin", load("eval/mannequiny.glb"), true),
+    ] {
+        let without = export_glb(&character, &ExportOptions::default())
+            .unwrap()
+            .len();
+        let unlimited = fit_character(&character, &CorrectiveOptions::default()).unwrap();
+        let mut corrected = character.clone();
+        let options = CorrectiveOptions {
+            file_bytes: Some(without),
+            ..Default::default()
+        };
+        let kept = add_correctives(&mut corrected, &options)
+            .unwrap()
+            .shapes
+            .len();
+        let with = export_glb(&corrected, &ExportOptions::default())
+            .unwrap()
+            .len();
+        assert!(
+            with <= 2 * without,
+            "{rel}: {with} bytes with {kept} correctives, {without} without"
+        );
+        assert!(kept > 0, "{rel}");
+        match all_kept {
+            true => assert_eq!(kept, unlimited.shapes.len(), "{rel}"),
+            false => assert!(kept < unlimited.shapes.len(), "{rel}: {kept}"),
+        }
+        println!(
+            "{rel}: {kept} of {} shapes, {without} -> {with} bytes",
+            unlimited.shapes.len()
+        );
+    }
 }

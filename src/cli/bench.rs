@@ -83,6 +83,7 @@ fn grid_character(triangles: usize) -> Character {
             normals: vertex_normals(&positions, &tris),
             positions,
             uvs: Vec::new(),
+            second_uvs: Vec::new(),
             triangles: tris,
             parts: Vec::new(),
             colors: Vec::new(),

@@ -1,7 +1,9 @@
 //! Correctives written into a character: morph targets beside the user's own, and their
 //! weights keyed in every clip, so an exported file plays the corrected deformation.
 
-use super::{CorrectiveError, CorrectiveOptions, Correctives, fit};
+use glam::Vec3;
+
+use super::{CorrectiveError, CorrectiveOptions, Correctives, SIZE_BUDGET, fit};
 use crate::Character;
 use crate::mesh::{Mesh, MorphTarget};
 use crate::rig::Clip;
@@ -25,7 +27,8 @@ pub fn add_correctives(
     Ok(correctives)
 }
 
-/// Correctives for `character` as it is rigged ([`fit`]).
+/// Correctives for `character` as it is rigged ([`fit`]); with `options.file_bytes`, the
+/// strongest that keep its GLB within [`SIZE_BUDGET`] ([`within_budget`]).
 ///
 /// # Errors
 /// [`CorrectiveError`] for a character without a skeleton or skin weights.
@@ -35,7 +38,72 @@ pub fn fit_character(
 ) -> Result<Correctives, CorrectiveError> {
     let skeleton = (character.skeleton.as_ref()).ok_or(CorrectiveError::NoSkeleton)?;
     let skin = character.skin.as_ref().ok_or(CorrectiveError::NoSkin)?;
-    fit(&character.mesh.positions, skeleton, skin, options)
+    let mut correctives = fit(&character.mesh.positions, skeleton, skin, options)?;
+    if let Some(bytes) = options.file_bytes {
+        let kept = within_budget(character, &correctives, bytes, SIZE_BUDGET);
+        correctives.shapes.truncate(kept);
+    }
+    Ok(correctives)
+}
+
+/// Bytes a GLB spends on a target beside its data, at most: two accessors, four views, its
+/// name.
+const TARGET_OVERHEAD: usize = 1024;
+
+/// How many of the strongest `correctives` (they come strongest first) keep the GLB of
+/// `character`, `file_bytes` long without them, within `budget` times that. Counted without
+/// writing the file, from what each shape adds at most: its offsets and normal changes (a
+/// normal changes wherever a triangle around it moves) as sparse accessors or dense ones,
+/// whichever is smaller, as the writer chooses; a weight per frame of every clip; and
+/// [`TARGET_OVERHEAD`].
+pub fn within_budget(
+    character: &Character,
+    correctives: &Correctives,
+    file_bytes: usize,
+    budget: f32,
+) -> usize {
+    let mesh = &character.mesh;
+    let n = mesh.vertex_count();
+    let allowed = (file_bytes as f64 * f64::from(budget - 1.0).max(0.0)) as usize;
+    let frames: usize = character.animations.iter().map(Clip::frame_count).sum();
+    // Clips that keyed no weights before get a weights channel: its key times.
+    let mut spent = if mesh.morph_targets.is_empty() {
+        frames * 4
+    } else {
+        0
+    };
+    let mut triangles_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (t, triangle) in mesh.triangles.iter().enumerate() {
+        for &v in triangle {
+            if let Some(list) = triangles_of.get_mut(v as usize) {
+                list.push(t);
+            }
+        }
+    }
+    let accessor = |count: usize| (count * 16).min(n * 12);
+    for (kept, shape) in correctives.shapes.iter().enumerate() {
+        let mut touched = vec![false; n];
+        let mut moved = 0;
+        for (v, offset) in shape.offsets.iter().enumerate() {
+            if *offset == Vec3::ZERO || v >= n {
+                continue;
+            }
+            moved += 1;
+            for &t in &triangles_of[v] {
+                for &u in &mesh.triangles[t] {
+                    if let Some(flag) = touched.get_mut(u as usize) {
+                        *flag = true;
+                    }
+                }
+            }
+        }
+        let touched = touched.iter().filter(|&&t| t).count();
+        spent += accessor(moved) + accessor(touched) + frames * 4 + TARGET_OVERHEAD;
+        if spent > allowed {
+            return kept;
+        }
+    }
+    correctives.shapes.len()
 }
 
 /// Adds `correctives` (fitted to `character` as it is rigged) as morph targets named

@@ -15,7 +15,9 @@ use glam::{Quat, Vec3};
 
 use crate::rig::{JointId, Transform};
 
-pub use apply::{CORRECTIVE_PREFIX, add_correctives, fit_character, write_correctives};
+pub use apply::{
+    CORRECTIVE_PREFIX, add_correctives, fit_character, within_budget, write_correctives,
+};
 pub use fit::fit;
 pub use measure::{PoseError, TestPose, pose_error, test_poses};
 
@@ -37,8 +39,15 @@ pub struct CorrectiveOptions {
     /// Each vertex keeps its strongest this many influences, as the exported file plays it
     /// (`--max-influences`): the correctives fix the skinning the file plays, not a richer one.
     pub influences: usize,
+    /// The size of the character's GLB without correctives, where the caller knows it: the
+    /// fit then keeps the strongest shapes that keep the file within [`SIZE_BUDGET`] times
+    /// that ([`within_budget`]).
+    pub file_bytes: Option<usize>,
     pub seed: u64,
 }
+
+/// A GLB with correctives is at most this many times the size of the same file without.
+pub const SIZE_BUDGET: f32 = 2.0;
 
 impl Default for CorrectiveOptions {
     fn default() -> Self {
@@ -49,6 +58,7 @@ impl Default for CorrectiveOptions {
             swing: 150f32.to_radians(),
             twist: 110f32.to_radians(),
             influences: 4,
+            file_bytes: None,
             seed: 23,
         }
     }

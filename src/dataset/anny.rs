@@ -184,6 +184,7 @@ impl Anny {
             normals: vertex_normals(&body, &self.triangles),
             positions: body,
             uvs: Vec::new(),
+            second_uvs: Vec::new(),
             triangles: self.triangles.clone(),
             parts: Vec::new(),
             colors: Vec::new(),

@@ -166,6 +166,7 @@ pub fn remesh(character: &mut Character, cell: f32) {
     mesh.triangles = triangles;
     mesh.parts = parts;
     mesh.uvs.clear();
+    mesh.second_uvs.clear();
     character.skin = Some(new_skin);
     refresh_normals(character);
 }

@@ -286,6 +286,7 @@ pub fn character(
             positions: pmd.positions.clone(),
             normals: pmd.normals.clone(),
             uvs: pmd.uvs.clone(),
+            second_uvs: Vec::new(),
             triangles: pmd.triangles.clone(),
             parts: Vec::new(),
             colors: Vec::new(),

@@ -71,8 +71,11 @@ impl Document {
         }
         let character = self.loaded()?;
         let fitted = (self.correcting.fitted).get_or_init(|| {
+            let export = crate::export::ExportOptions::default();
             let options = CorrectiveOptions {
-                influences: crate::export::ExportOptions::default().max_influences,
+                influences: export.max_influences,
+                // Within the size budget of the file downloads give.
+                file_bytes: (crate::export::export_glb(character, &export).ok()).map(|f| f.len()),
                 ..Default::default()
             };
             fit_character(character, &options)

@@ -109,11 +109,16 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
             tangents: None,
         })
         .collect();
-    if mesh.uvs.len() == mesh.positions.len() {
-        let uvs = mesh.uvs.iter().flat_map(|uv| uv.to_array());
+    // The second set only beside a first: glTF numbers the sets from 0.
+    let uv_sets = [&mesh.uvs, &mesh.second_uvs];
+    let written_sets = uv_sets
+        .iter()
+        .take_while(|uvs| uvs.len() == mesh.positions.len());
+    for (set, uvs) in written_sets.enumerate() {
+        let uvs = uvs.iter().flat_map(|uv| uv.to_array());
         let target = Some(Target::ArrayBuffer);
         attribute(
-            Semantic::TexCoords(0),
+            Semantic::TexCoords(set as u32),
             buffers.push_floats(uvs, Type::Vec2, target, None),
         );
     }

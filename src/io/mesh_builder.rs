@@ -17,6 +17,8 @@ use crate::rig::{Influence, SkinWeights};
 pub struct Corner {
     pub point: u32,
     pub uv: Option<Vec2>,
+    /// The second UV set's coordinates.
+    pub second_uv: Option<Vec2>,
     /// Linear RGBA.
     pub color: Option<Vec4>,
 }
@@ -26,13 +28,14 @@ impl From<(u32, Option<Vec2>)> for Corner {
         Self {
             point,
             uv,
+            second_uv: None,
             color: None,
         }
     }
 }
 
-/// What welds corners into one vertex: the point, and the bits of its UV and colour.
-type WeldKey = (u32, Option<[u32; 2]>, Option<[u32; 4]>);
+/// What welds corners into one vertex: the point, and the bits of its UVs and colour.
+type WeldKey = (u32, [Option<[u32; 2]>; 2], Option<[u32; 4]>);
 
 pub struct MeshBuilder<'a> {
     name: &'a str,
@@ -91,10 +94,17 @@ impl<'a> MeshBuilder<'a> {
         material: Option<usize>,
         mut vertex: impl FnMut(u32) -> (Vec3, Vec<Influence>),
     ) {
-        let triangle = corners.map(|Corner { point, uv, color }| {
+        let triangle = corners.map(|corner| {
+            let Corner {
+                point,
+                uv,
+                second_uv,
+                color,
+            } = corner;
+            let bits = |uv: Option<Vec2>| uv.map(|uv| uv.to_array().map(f32::to_bits));
             let key = (
                 point,
-                uv.map(|uv| uv.to_array().map(f32::to_bits)),
+                [bits(uv), bits(second_uv)],
                 color.map(|c| c.to_array().map(f32::to_bits)),
             );
             if let Some(&v) = self.welded.get(&key) {
@@ -103,10 +113,12 @@ impl<'a> MeshBuilder<'a> {
             let (position, influences) = vertex(point);
             let mesh = &mut self.mesh;
             mesh.positions.push(position);
-            if uv.is_some() || !mesh.uvs.is_empty() {
-                // Pad earlier geometries without UVs so every vertex has one.
-                mesh.uvs.resize(mesh.positions.len() - 1, Vec2::ZERO);
-                mesh.uvs.push(uv.unwrap_or(Vec2::ZERO));
+            for (uv, uvs) in [(uv, &mut mesh.uvs), (second_uv, &mut mesh.second_uvs)] {
+                if uv.is_some() || !uvs.is_empty() {
+                    // Pad earlier geometries without UVs so every vertex has one.
+                    uvs.resize(mesh.positions.len() - 1, Vec2::ZERO);
+                    uvs.push(uv.unwrap_or(Vec2::ZERO));
+                }
             }
             if color.is_some() || !mesh.colors.is_empty() {
                 // Earlier geometries without colours are white, which leaves them as they were.
@@ -148,8 +160,10 @@ impl<'a> MeshBuilder<'a> {
     /// the geometry in an error about a non-finite position.
     pub fn finish(mut self, place: &str) -> Result<(Mesh, SkinWeights), ImportError> {
         let mesh = &mut self.mesh;
-        if !mesh.uvs.is_empty() {
-            mesh.uvs.resize(mesh.positions.len(), Vec2::ZERO);
+        for uvs in [&mut mesh.uvs, &mut mesh.second_uvs] {
+            if !uvs.is_empty() {
+                uvs.resize(mesh.positions.len(), Vec2::ZERO);
+            }
         }
         if !mesh.colors.is_empty() {
             mesh.colors.resize(mesh.positions.len(), Vec4::ONE);

@@ -47,6 +47,10 @@ pub struct Mesh {
     pub normals: Vec<Vec3>,
     /// Texture coordinates, one per position, or empty when the input had none.
     pub uvs: Vec<Vec2>,
+    /// A second set of texture coordinates (glTF's `TEXCOORD_1`: lightmaps, detail and
+    /// ambient-occlusion maps), one per position, or empty: kept for the files written, not
+    /// drawn.
+    pub second_uvs: Vec<Vec2>,
     /// Vertex colours (linear RGBA, multiplying the material's colour as glTF's `COLOR_0`
     /// does), one per position, or empty when the input had none: many low-poly characters
     /// are coloured this way rather than by a texture.

@@ -6,12 +6,15 @@ use std::collections::HashMap;
 use super::{Mesh, MeshPart, MorphTarget, vertex_normals};
 
 /// `mesh` with each triangle split into four (shared edges share their midpoint), parts and
-/// their materials kept, UVs and vertex colours interpolated, normals recomputed. Returns the new mesh and, for
+/// their materials kept, UVs (both sets) and vertex colours interpolated, normals recomputed.
+/// Returns the new mesh and, for
 /// each vertex added after the originals, the two vertices it is the midpoint of.
 pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
     let mut positions = mesh.positions.clone();
     let mut uvs = mesh.uvs.clone();
     let has_uvs = uvs.len() == positions.len();
+    let mut second_uvs = mesh.second_uvs.clone();
+    let has_second_uvs = second_uvs.len() == positions.len();
     let mut colors = mesh.colors.clone();
     let has_colors = colors.len() == positions.len();
     let mut parents: Vec<[u32; 2]> = Vec::new();
@@ -22,6 +25,9 @@ pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
             positions.push((pa + pb) * 0.5);
             if has_uvs {
                 uvs.push((uvs[a as usize] + uvs[b as usize]) * 0.5);
+            }
+            if has_second_uvs {
+                second_uvs.push((second_uvs[a as usize] + second_uvs[b as usize]) * 0.5);
             }
             if has_colors {
                 colors.push((colors[a as usize] + colors[b as usize]) * 0.5);
@@ -65,6 +71,11 @@ pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
         positions,
         normals,
         uvs: if has_uvs { uvs } else { Vec::new() },
+        second_uvs: if has_second_uvs {
+            second_uvs
+        } else {
+            Vec::new()
+        },
         colors: if has_colors { colors } else { Vec::new() },
         triangles,
         parts,

@@ -54,8 +54,13 @@ pub fn convert_files(
     let mut doc = opened(files)?;
     if correctives {
         let mut character = doc.loaded()?.clone();
+        let export = crate::export::ExportOptions {
+            max_influences,
+            ..Default::default()
+        };
         let options = CorrectiveOptions {
             influences: max_influences,
+            file_bytes: (crate::export::export_glb(&character, &export).ok()).map(|f| f.len()),
             ..CorrectiveOptions::default()
         };
         add_correctives(&mut character, &options)?;

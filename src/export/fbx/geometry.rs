@@ -1,6 +1,6 @@
 //! The mesh as an FBX `Geometry`: control points (one per distinct point, so a UV seam does
-//! not split the surface in the importing tool), triangles as polygons, normals and UVs per
-//! corner, vertex colours per corner, a material slot per polygon, and blend shapes as `Shape`
+//! not split the surface in the importing tool), triangles as polygons, normals and both UV
+//! sets per corner, vertex colours per corner, a material slot per polygon, and blend shapes as `Shape`
 //! geometries.
 
 use std::collections::HashMap;
@@ -83,6 +83,7 @@ pub fn write(
         })
         .collect();
     let mut layers = vec![layer_element(
+        0,
         "LayerElementNormal",
         "",
         "ByPolygonVertex",
@@ -90,17 +91,21 @@ pub fn write(
         [Node::of("Normals", Value::F64s(normals))],
     )];
     let mut used = vec!["LayerElementNormal"];
-    if mesh.uvs.len() == mesh.positions.len() {
+    // The second set only beside a first; it goes in a layer of its own, as FBX keeps sets.
+    let sets = [(&mesh.uvs, "UVMap"), (&mesh.second_uvs, "UVMap.001")];
+    let uv_sets = sets
+        .iter()
+        .take_while(|(uvs, _)| uvs.len() == mesh.positions.len());
+    for (set, (uvs, name)) in uv_sets.enumerate() {
         // FBX's V runs up the image, glTF's down.
-        let uvs = mesh
-            .uvs
-            .iter()
+        let uvs = (uvs.iter())
             .flat_map(|uv| [f64::from(uv.x), 1.0 - f64::from(uv.y)])
             .collect();
         let index = corners().map(|v| v as i32).collect();
         layers.push(layer_element(
+            set as i32,
             "LayerElementUV",
-            "UVMap",
+            name,
             "ByPolygonVertex",
             "IndexToDirect",
             [
@@ -108,8 +113,21 @@ pub fn write(
                 Node::of("UVIndex", Value::I32s(index)),
             ],
         ));
-        used.push("LayerElementUV");
+        if set == 0 {
+            used.push("LayerElementUV");
+        }
     }
+    let second_layer = (mesh.uvs.len() == mesh.positions.len()
+        && mesh.second_uvs.len() == mesh.positions.len())
+    .then(|| {
+        Node::of("Layer", Value::I32(1))
+            .child(Node::of("Version", Value::I32(100)))
+            .child(
+                Node::new("LayerElement")
+                    .child(Node::of("Type", Value::Str("LayerElementUV".into())))
+                    .child(Node::of("TypedIndex", Value::I32(1))),
+            )
+    });
     if mesh.colors.len() == mesh.positions.len() && mesh.colors.iter().any(|c| *c != Vec4::ONE) {
         // FBX colours are sRGB, as Blender, Maya and 3ds Max read them.
         let colors = (mesh.colors.iter())
@@ -117,6 +135,7 @@ pub fn write(
             .collect();
         let index = corners().map(|v| v as i32).collect();
         layers.push(layer_element(
+            0,
             "LayerElementColor",
             "Color",
             "ByPolygonVertex",
@@ -129,6 +148,7 @@ pub fn write(
         used.push("LayerElementColor");
     }
     layers.push(layer_element(
+        0,
         "LayerElementMaterial",
         "",
         "ByPolygon",
@@ -154,6 +174,7 @@ pub fn write(
     ];
     children.extend(layers);
     children.push(layer);
+    children.extend(second_layer);
     let name = super::display_name(&character.name);
     let id = objects.add("Geometry", "Geometry", &name, "Mesh", children);
     objects.link(id, model);
@@ -232,13 +253,14 @@ pub fn cm(p: Vec3) -> [f64; 3] {
 }
 
 fn layer_element(
+    index: i32,
     kind: &'static str,
     name: &str,
     mapping: &str,
     reference: &str,
     data: impl IntoIterator<Item = Node>,
 ) -> Node {
-    Node::of(kind, Value::I32(0))
+    Node::of(kind, Value::I32(index))
         .child(Node::of("Version", Value::I32(101)))
         .child(Node::of("Name", Value::Str(name.into())))
         .child(Node::of(

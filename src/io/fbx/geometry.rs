@@ -1,5 +1,5 @@
 //! An FBX mesh geometry: control points, polygons (the last index of each is stored as
-//! `-index - 1`), and per-corner layers (UVs, vertex colours, materials) mapped by vertex,
+//! `-index - 1`), and per-corner layers (two UV sets, vertex colours, materials) mapped by vertex,
 //! corner or polygon, directly or through an index.
 
 use glam::{DVec3, Vec2, Vec4};
@@ -37,10 +37,11 @@ pub fn read(node: &Node, max_triangles: usize) -> Result<Geometry, String> {
         .find("PolygonVertexIndex")
         .map(Node::ints)
         .unwrap_or_default();
-    let uvs = node
-        .children_named("LayerElementUV")
-        .next()
-        .map(|layer| Layer::new(layer, "UV", "UVIndex", 2));
+    let uv_layer = |set: usize| {
+        (node.children_named("LayerElementUV").nth(set))
+            .map(|layer| Layer::new(layer, "UV", "UVIndex", 2))
+    };
+    let (uvs, second_uvs) = (uv_layer(0), uv_layer(1));
     let colors = node
         .children_named("LayerElementColor")
         .next()
@@ -75,10 +76,12 @@ pub fn read(node: &Node, max_triangles: usize) -> Result<Geometry, String> {
                 .and_then(|l| l.value(polygon[0].0 as usize, polygon[0].1, polygon_index))
                 .map_or(0, |m| m[0].max(0.0) as usize);
             let at = |(p, c): (u32, usize)| {
-                let uv = uvs
-                    .as_ref()
-                    .and_then(|l| l.value(p as usize, c, polygon_index))
-                    .map(|uv| Vec2::new(uv[0] as f32, 1.0 - uv[1] as f32));
+                let uv_of = |layer: &Option<Layer>| {
+                    (layer.as_ref())
+                        .and_then(|l| l.value(p as usize, c, polygon_index))
+                        .map(|uv| Vec2::new(uv[0] as f32, 1.0 - uv[1] as f32))
+                };
+                let (uv, second_uv) = (uv_of(&uvs), uv_of(&second_uvs));
                 // FBX colours are sRGB (as Blender, Maya and 3ds Max read and write them).
                 let color = colors
                     .as_ref()
@@ -89,6 +92,7 @@ pub fn read(node: &Node, max_triangles: usize) -> Result<Geometry, String> {
                 Corner {
                     point: p,
                     uv,
+                    second_uv,
                     color,
                 }
             };

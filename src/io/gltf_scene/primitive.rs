@@ -145,14 +145,16 @@ impl SceneReader<'_> {
                 (vec![one.into_iter().collect(); count], 0)
             }
         };
-        let uvs = self.read_uvs(primitive, count).map_err(bad)?;
-        if let Some(uvs) = uvs {
-            // Earlier primitives without coordinates get zeros, so indices stay aligned.
-            mesh.uvs.resize(mesh.positions.len(), glam::Vec2::ZERO);
-            mesh.uvs.extend(uvs);
-        } else if !mesh.uvs.is_empty() {
-            mesh.uvs
-                .resize(mesh.positions.len() + count, glam::Vec2::ZERO);
+        let before = mesh.positions.len();
+        for (set, uvs) in [(0, &mut mesh.uvs), (1, &mut mesh.second_uvs)] {
+            let read = self.read_uvs(primitive, set, count).map_err(bad)?;
+            if let Some(read) = read {
+                // Earlier primitives without coordinates get zeros, so indices stay aligned.
+                uvs.resize(before, glam::Vec2::ZERO);
+                uvs.extend(read);
+            } else if !uvs.is_empty() {
+                uvs.resize(before + count, glam::Vec2::ZERO);
+            }
         }
         let colors = self.read_colors(primitive, count).map_err(bad)?;
         if let Some(colors) = colors {
@@ -243,19 +245,21 @@ impl SceneReader<'_> {
         Ok(())
     }
 
-    /// TEXCOORD_0 as floats, when the primitive has it.
+    /// `TEXCOORD_<set>` as floats, when the primitive has it.
     pub(super) fn read_uvs(
         &self,
         primitive: &Primitive<'_>,
+        set: u32,
         count: usize,
     ) -> Result<Option<Vec<glam::Vec2>>, String> {
-        let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(0)) else {
+        let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(set)) else {
             return Ok(None);
         };
         let types = [DataType::F32, DataType::U8, DataType::U16];
-        self.check_attribute(&accessor, "TEXCOORD_0", &types, Dimensions::Vec2, count)?;
+        let name = format!("TEXCOORD_{set}");
+        self.check_attribute(&accessor, &name, &types, Dimensions::Vec2, count)?;
         let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
-        Ok(reader.read_tex_coords(0).map(|t| {
+        Ok(reader.read_tex_coords(set).map(|t| {
             t.into_f32()
                 .map(|uv| {
                     let uv = glam::Vec2::from_array(uv);
