@@ -425,6 +425,19 @@ fn morph_targets_survive_rigging_export_and_subdivision() {
     }
 }
 
+/// The Fox painted from red at its lowest point to blue at its highest.
+fn painted_fox() -> Character {
+    let mut fox = load("eval/Fox.glb");
+    let bounds = fox.mesh.bounds();
+    fox.mesh.colors = (fox.mesh.positions.iter())
+        .map(|p| {
+            let s = (p.y - bounds.min.y) / (bounds.max.y - bounds.min.y);
+            glam::Vec4::new(1.0 - s, 0.2, s, 1.0)
+        })
+        .collect();
+    fox
+}
+
 /// Vertex colours are read, kept through rigging and subdivision, and written back as
 /// COLOR_0 (and in FBX).
 #[test]
@@ -435,16 +448,8 @@ fn vertex_colours_survive_rigging_export_and_subdivision() {
     assert!(
         (mannequin.mesh.colors.iter()).all(|c| c.min_element() > 0.99 && c.max_element() <= 1.0)
     );
-    // A fox painted from red at its lowest point to blue at its highest.
-    let mut fox = load("eval/Fox.glb");
-    assert!(fox.mesh.colors.is_empty());
-    let bounds = fox.mesh.bounds();
-    fox.mesh.colors = (fox.mesh.positions.iter())
-        .map(|p| {
-            let s = (p.y - bounds.min.y) / (bounds.max.y - bounds.min.y);
-            glam::Vec4::new(1.0 - s, 0.2, s, 1.0)
-        })
-        .collect();
+    assert!(load("eval/Fox.glb").mesh.colors.is_empty());
+    let fox = painted_fox();
     let back = round_trip(&rigged_anew(&fox), &ExportOptions::default());
     assert_eq!(back.mesh.colors.len(), fox.mesh.colors.len());
     let worst = (fox.mesh.colors.iter().zip(&back.mesh.colors))
@@ -1041,14 +1046,8 @@ fn blender_plays_the_morph_weights_rigkits_fbx_keys() {
 #[test]
 #[ignore = "needs Blender's bpy (bash .ci/setup test installs it)"]
 fn blender_reads_the_vertex_colours_rigkits_fbx_writes() {
-    let mut fox = load("eval/Fox.glb");
+    let fox = painted_fox();
     let bounds = fox.mesh.bounds();
-    fox.mesh.colors = (fox.mesh.positions.iter())
-        .map(|p| {
-            let s = (p.y - bounds.min.y) / (bounds.max.y - bounds.min.y);
-            glam::Vec4::new(1.0 - s, 0.2, s, 1.0)
-        })
-        .collect();
     let fbx = rigkit::export::export_fbx(&fox, &ExportOptions::default()).unwrap();
     let blender = read_in_blender(&fbx, "painted-fox");
     let corners = blender["corner_colors"]

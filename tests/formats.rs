@@ -632,6 +632,20 @@ fn glb_json(glb: &[u8]) -> serde_json::Value {
     serde_json::from_slice(&glb[20..20 + json_len]).unwrap()
 }
 
+/// Turns a VRM 1.0 document into a VRM 0.x one whose extension is `vrm0` with the 1.0
+/// humanoid bone map moved into it as 0.x's list.
+fn as_vrm0(doc: &mut serde_json::Value, mut vrm0: serde_json::Value) {
+    let v1 = doc["extensions"]["VRMC_vrm"].take();
+    let list: Vec<serde_json::Value> = (v1["humanoid"]["humanBones"].as_object())
+        .unwrap()
+        .iter()
+        .map(|(b, v)| serde_json::json!({ "bone": b, "node": v["node"] }))
+        .collect();
+    vrm0["humanoid"] = serde_json::json!({ "humanBones": list });
+    doc["extensionsUsed"] = serde_json::json!(["VRM"]);
+    doc["extensions"] = serde_json::json!({ "VRM": vrm0 });
+}
+
 /// `glb` with its JSON changed by `edit`, read back as a `.vrm` (a .gltf and its .bin).
 fn edited_vrm(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Character {
     let (gltf, bin) = split_glb(glb, "avatar.bin");
@@ -722,17 +736,12 @@ fn a_vrm_comes_back_as_a_vrm_whose_bones_point_at_its_joints() {
     for version in ["1.0", "0.x"] {
         let mut avatar = edited_vrm(&vrm, |doc| {
             if version == "0.x" {
-                let v1 = doc["extensions"]["VRMC_vrm"].take();
-                let list: Vec<serde_json::Value> = (v1["humanoid"]["humanBones"].as_object())
-                    .unwrap()
-                    .iter()
-                    .map(|(b, v)| serde_json::json!({ "bone": b, "node": v["node"] }))
-                    .collect();
-                doc["extensionsUsed"] = serde_json::json!(["VRM"]);
-                doc["extensions"] = serde_json::json!({ "VRM": {
-                    "meta": { "title": "Zed", "author": "Ada", "texture": 0 },
-                    "humanoid": { "humanBones": list },
-                } });
+                as_vrm0(
+                    doc,
+                    serde_json::json!({
+                        "meta": { "title": "Zed", "author": "Ada", "texture": 0 },
+                    }),
+                );
             } else {
                 doc["extensions"]["VRMC_vrm"]["meta"]["name"] = "Zed".into();
                 doc["extensions"]["VRMC_vrm"]["meta"]["authors"] = serde_json::json!(["Ada"]);
@@ -845,22 +854,17 @@ fn vrm_expressions_come_back_bound_to_the_same_targets() {
         let mut avatar = edited_vrm(&vrm, |doc| {
             let node = mesh_node(doc);
             if version == "0.x" {
-                let v1 = doc["extensions"]["VRMC_vrm"].take();
-                let list: Vec<serde_json::Value> = (v1["humanoid"]["humanBones"].as_object())
-                    .unwrap()
-                    .iter()
-                    .map(|(b, v)| json!({ "bone": b, "node": v["node"] }))
-                    .collect();
-                doc["extensionsUsed"] = json!(["VRM"]);
-                doc["extensions"] = json!({ "VRM": {
-                    "meta": { "title": "Zed" },
-                    "humanoid": { "humanBones": list },
-                    "blendShapeMaster": { "blendShapeGroups": [
-                        { "name": "Joy", "presetName": "joy", "binds": [{ "mesh": 0, "index": 0, "weight": 100 }] },
-                        { "name": "Blink", "presetName": "blink", "isBinary": true, "binds": [{ "mesh": 0, "index": 1, "weight": 50 }] },
-                        { "name": "Surprised", "presetName": "unknown", "binds": [{ "mesh": 0, "index": 2, "weight": 100 }, { "mesh": 0, "index": 9, "weight": 100 }] },
-                    ] },
-                } });
+                as_vrm0(
+                    doc,
+                    serde_json::json!({
+                        "meta": { "title": "Zed" },
+                        "blendShapeMaster": { "blendShapeGroups": [
+                            { "name": "Joy", "presetName": "joy", "binds": [{ "mesh": 0, "index": 0, "weight": 100 }] },
+                            { "name": "Blink", "presetName": "blink", "isBinary": true, "binds": [{ "mesh": 0, "index": 1, "weight": 50 }] },
+                            { "name": "Surprised", "presetName": "unknown", "binds": [{ "mesh": 0, "index": 2, "weight": 100 }, { "mesh": 0, "index": 9, "weight": 100 }] },
+                        ] },
+                    }),
+                );
             } else {
                 doc["extensions"]["VRMC_vrm"]["expressions"] = json!({
                     "preset": {
@@ -941,21 +945,16 @@ fn vrm_spring_bones_follow_their_joints() {
     for version in ["1.0", "0.x"] {
         let mut avatar = edited_vrm(&vrm, |doc| {
             if version == "0.x" {
-                let v1 = doc["extensions"]["VRMC_vrm"].take();
-                let list: Vec<serde_json::Value> = (v1["humanoid"]["humanBones"].as_object())
-                    .unwrap()
-                    .iter()
-                    .map(|(b, v)| json!({ "bone": b, "node": v["node"] }))
-                    .collect();
-                doc["extensionsUsed"] = json!(["VRM"]);
-                doc["extensions"] = json!({ "VRM": {
-                    "meta": { "title": "Zed" },
-                    "humanoid": { "humanBones": list },
-                    "secondaryAnimation": {
-                        "boneGroups": [{ "comment": "hair", "stiffiness": 0.7, "bones": [neck], "center": -1, "colliderGroups": [0] }],
-                        "colliderGroups": [{ "node": head, "colliders": [{ "offset": { "x": 0, "y": 0, "z": 0 }, "radius": 0.1 }] }],
-                    },
-                } });
+                as_vrm0(
+                    doc,
+                    serde_json::json!({
+                        "meta": { "title": "Zed" },
+                        "secondaryAnimation": {
+                            "boneGroups": [{ "comment": "hair", "stiffiness": 0.7, "bones": [neck], "center": -1, "colliderGroups": [0] }],
+                            "colliderGroups": [{ "node": head, "colliders": [{ "offset": { "x": 0, "y": 0, "z": 0 }, "radius": 0.1 }] }],
+                        },
+                    }),
+                );
             } else {
                 doc["extensionsUsed"] = json!(["VRMC_vrm", "VRMC_springBone"]);
                 doc["extensions"]["VRMC_springBone"] = json!({

@@ -87,16 +87,7 @@ pub fn correct(
     if !wanted {
         return Ok(None);
     }
-    let export = rigkit::export::ExportOptions {
-        max_influences,
-        ..Default::default()
-    };
-    let options = rigkit::correctives::CorrectiveOptions {
-        influences: max_influences,
-        // Within the size budget of the GLB the character makes without them.
-        file_bytes: (rigkit::export::export_glb(character, &export).ok()).map(|f| f.len()),
-        ..Default::default()
-    };
+    let options = rigkit::document::fit_options(character, max_influences);
     let correctives = rigkit::correctives::add_correctives(character, &options)?;
     Ok(Some(correctives.shapes.len()))
 }

@@ -72,26 +72,15 @@ pub fn within_budget(
     } else {
         0
     };
-    let mut triangles_of: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (t, triangle) in mesh.triangles.iter().enumerate() {
-        for &v in triangle {
-            if let Some(list) = triangles_of.get_mut(v as usize) {
-                list.push(t);
-            }
-        }
-    }
     let accessor = |count: usize| (count * 16).min(n * 12);
     for (kept, shape) in correctives.shapes.iter().enumerate() {
+        let moves = |v: usize| shape.offsets.get(v).is_some_and(|o| *o != Vec3::ZERO);
+        let moved = (0..n).filter(|&v| moves(v)).count();
         let mut touched = vec![false; n];
-        let mut moved = 0;
-        for (v, offset) in shape.offsets.iter().enumerate() {
-            if *offset == Vec3::ZERO || v >= n {
-                continue;
-            }
-            moved += 1;
-            for &t in &triangles_of[v] {
-                for &u in &mesh.triangles[t] {
-                    if let Some(flag) = touched.get_mut(u as usize) {
+        for triangle in &mesh.triangles {
+            if triangle.iter().any(|&v| moves(v as usize)) {
+                for &v in triangle {
+                    if let Some(flag) = touched.get_mut(v as usize) {
                         *flag = true;
                     }
                 }

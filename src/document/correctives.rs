@@ -7,8 +7,8 @@ use std::cell::OnceCell;
 use glam::Vec3;
 
 use super::{Change, Document};
-use crate::Error;
 use crate::correctives::{CorrectiveError, CorrectiveOptions, Correctives, fit_character};
+use crate::{Character, Error};
 
 /// Whether correctives are wanted, and their fit to the current rig once made.
 #[derive(Debug, Default)]
@@ -30,6 +30,20 @@ impl Correcting {
     /// The rig changed: what was fitted no longer fits it.
     pub(super) fn rig_changed(&mut self) {
         self.fitted = OnceCell::new();
+    }
+}
+
+/// How correctives are fitted for a file of `character` with `max_influences` per vertex:
+/// to the skinning that file plays, within the size budget of the GLB it makes without them.
+pub fn fit_options(character: &Character, max_influences: usize) -> CorrectiveOptions {
+    let export = crate::export::ExportOptions {
+        max_influences,
+        ..Default::default()
+    };
+    CorrectiveOptions {
+        influences: max_influences,
+        file_bytes: (crate::export::export_glb(character, &export).ok()).map(|f| f.len()),
+        ..Default::default()
     }
 }
 
@@ -71,14 +85,8 @@ impl Document {
         }
         let character = self.loaded()?;
         let fitted = (self.correcting.fitted).get_or_init(|| {
-            let export = crate::export::ExportOptions::default();
-            let options = CorrectiveOptions {
-                influences: export.max_influences,
-                // Within the size budget of the file downloads give.
-                file_bytes: (crate::export::export_glb(character, &export).ok()).map(|f| f.len()),
-                ..Default::default()
-            };
-            fit_character(character, &options)
+            let influences = crate::export::ExportOptions::default().max_influences;
+            fit_character(character, &fit_options(character, influences))
         });
         match fitted {
             Ok(correctives) => Ok(Some(correctives)),

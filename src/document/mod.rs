@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use glam::Vec3;
 
 use correctives::Correcting;
+pub use correctives::fit_options;
 
 pub use motion::{MotionInfo, MotionKind};
 pub use pose::{Playback, Pose};

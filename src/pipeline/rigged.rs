@@ -3,8 +3,8 @@
 //! a [`Document`] of its own and does what the page's controls do.
 
 use crate::Error;
-use crate::correctives::{CorrectiveOptions, add_correctives};
-use crate::document::Document;
+use crate::correctives::add_correctives;
+use crate::document::{Document, fit_options};
 use crate::export::OutputFormat;
 use crate::io::InputFile;
 use crate::rig::BoneNames;
@@ -54,15 +54,7 @@ pub fn convert_files(
     let mut doc = opened(files)?;
     if correctives {
         let mut character = doc.loaded()?.clone();
-        let export = crate::export::ExportOptions {
-            max_influences,
-            ..Default::default()
-        };
-        let options = CorrectiveOptions {
-            influences: max_influences,
-            file_bytes: (crate::export::export_glb(&character, &export).ok()).map(|f| f.len()),
-            ..CorrectiveOptions::default()
-        };
+        let options = fit_options(&character, max_influences);
         add_correctives(&mut character, &options)?;
         doc.load(character);
     }

@@ -43,10 +43,8 @@ pub struct Viewer {
     /// the surface (a heatmap) keeps the pose.
     skinning: Vec<glam::Mat4>,
     /// Each vertex's offset (before skinning) in the pose shown: its morph targets and
-    /// correctives; empty without.
-    shape: Vec<glam::Vec3>,
-    /// The correctives' part of `shape`, which the difference view paints.
-    corrective: Vec<glam::Vec3>,
+    /// correctives, and the correctives' part the difference view paints; empty without.
+    shape: Shapes,
     /// The skin weights as the GPU draws them (at most 8 per vertex, renormalised), for
     /// skinning on the CPU what must match the picture: the wireframe, scripts, bakes.
     drawn_skin: crate::rig::SkinWeights,
@@ -80,8 +78,7 @@ impl Viewer {
             surface: Vec::new(),
             vertices: None,
             skinning: Vec::new(),
-            shape: Vec::new(),
-            corrective: Vec::new(),
+            shape: Shapes::default(),
             drawn_skin: crate::rig::SkinWeights::new(),
             weights_of: None,
             difference: false,
@@ -102,8 +99,7 @@ impl Viewer {
     /// Replaces what is shown with `character` and frames it.
     pub fn show(&mut self, character: &Character) {
         self.skinning.clear();
-        self.shape.clear();
-        self.corrective.clear();
+        self.shape = Shapes::default();
         self.build_surface(character, None);
         self.show_skeleton(character.skeleton.as_ref());
         self.camera.frame(&character.mesh.bounds());
@@ -113,8 +109,7 @@ impl Viewer {
     /// the camera stays where it is.
     pub fn refresh(&mut self, character: &Character, weights_of: Option<JointId>) {
         self.skinning.clear();
-        self.shape.clear();
-        self.corrective.clear();
+        self.shape = Shapes::default();
         self.build_surface(character, weights_of);
         self.show_skeleton(character.skeleton.as_ref());
     }
@@ -154,9 +149,13 @@ impl Viewer {
         }
         let rest = &character.mesh.positions;
         let shaped: Vec<glam::Vec3>;
-        let rest = match self.shape.len() == rest.len() {
+        let rest = match self.shape.offsets.len() == rest.len() {
             true => {
-                shaped = rest.iter().zip(&self.shape).map(|(p, o)| *p + *o).collect();
+                shaped = rest
+                    .iter()
+                    .zip(&self.shape.offsets)
+                    .map(|(p, o)| *p + *o)
+                    .collect();
                 &shaped
             }
             false => rest,
@@ -254,7 +253,7 @@ impl Viewer {
         ));
         if !self.baked {
             vertices.set_skinning(&self.skinning);
-            vertices.set_shape(&self.shape);
+            vertices.set_shape(&self.shape.offsets);
         }
         self.surface.clear();
         for part in mesh.parts_or_whole() {
@@ -322,7 +321,11 @@ impl Viewer {
 
     /// The colours of the corrective offsets shown, one per vertex.
     fn difference_colors(&self, vertices: usize) -> Vec<Srgba> {
-        heatmap::offset_colors(&self.corrective, DIFFERENCE_FULL * self.scale, vertices)
+        heatmap::offset_colors(
+            &self.shape.correctives,
+            DIFFERENCE_FULL * self.scale,
+            vertices,
+        )
     }
 
     /// Shows the character at rest moved by `shape` (its morph targets at their weights).
@@ -335,14 +338,13 @@ impl Viewer {
 
     /// Moves the vertices drawn by `shape` before skinning (and repaints the difference view).
     fn set_shape(&mut self, character: &Character, shape: &Shapes) {
-        let had_shape = !self.shape.is_empty();
-        self.shape = shape.offsets.clone();
-        self.corrective = shape.correctives.clone();
+        let had_shape = !self.shape.offsets.is_empty();
+        self.shape = shape.clone();
         let Some(vertices) = &self.vertices else {
             return;
         };
-        if had_shape || !self.shape.is_empty() {
-            vertices.set_shape(&self.shape);
+        if had_shape || !self.shape.offsets.is_empty() {
+            vertices.set_shape(&self.shape.offsets);
             if self.difference {
                 let colors = self.difference_colors(character.mesh.vertex_count());
                 if !vertices.set_colors(&colors) {
@@ -367,8 +369,7 @@ impl Viewer {
         self.skinning = skinning.to_vec();
         if self.baked {
             // Back from the CPU reference to the GPU: the bind pose again, and its influences.
-            self.shape = shape.offsets.clone();
-            self.corrective = shape.correctives.clone();
+            self.shape = shape.clone();
             self.build_surface(character, self.weights_of);
         } else {
             if let Some(vertices) = &self.vertices {

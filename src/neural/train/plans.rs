@@ -429,24 +429,15 @@ pub fn train_plans(
                     e
                 })
                 .collect();
+            let (shares, partners) = mixing(BATCH, mixup, rng);
+            // Each row's label, its share on its own class and the rest on its partner's.
             let mut labels = vec![0.0f32; BATCH * CLASSES];
-            for (i, e) in picked.iter().enumerate() {
-                labels[i * CLASSES + e.class.index()] = 1.0;
+            for (i, (&share, &j)) in shares.iter().zip(&partners).enumerate() {
+                labels[i * CLASSES + picked[i].class.index()] += share;
+                labels[i * CLASSES + picked[j].class.index()] += 1.0 - share;
             }
             let mut features = batch(picked.iter(), device);
             if mixup > 0.0 {
-                let (shares, partners) = mixing(BATCH, mixup, rng);
-                let mixed_labels = (0..BATCH)
-                    .flat_map(|i| {
-                        let (share, j) = (shares[i], partners[i]);
-                        let labels = &labels;
-                        (0..CLASSES).map(move |k| {
-                            share * labels[i * CLASSES + k]
-                                + (1.0 - share) * labels[j * CLASSES + k]
-                        })
-                    })
-                    .collect();
-                labels = mixed_labels;
                 let share = Tensor::<2>::from_data(TensorData::new(shares, [BATCH, 1]), device);
                 let order = Tensor::<1, Int>::from_data(
                     TensorData::new(partners.iter().map(|&j| j as i64).collect(), [BATCH]),
@@ -467,10 +458,14 @@ pub fn train_plans(
 }
 
 /// For mixup: each row's own share (Beta(`alpha`, `alpha`)) and the row it is mixed with
-/// (a shuffle of the batch).
+/// (a shuffle of the batch); without mixup (`alpha` 0) every row wholly itself, drawing
+/// nothing.
 fn mixing(rows: usize, alpha: f32, rng: &mut Rng) -> (Vec<f32>, Vec<usize>) {
-    let shares = (0..rows).map(|_| rng.beta(alpha, alpha)).collect();
     let mut partners: Vec<usize> = (0..rows).collect();
+    if alpha <= 0.0 {
+        return (vec![1.0; rows], partners);
+    }
+    let shares = (0..rows).map(|_| rng.beta(alpha, alpha)).collect();
     for i in (1..rows).rev() {
         partners.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
     }
