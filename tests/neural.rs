@@ -322,8 +322,8 @@ fn the_body_plan_classifier_recognises_real_characters_in_any_placement() {
 /// the classifier is unsure of gets the free-form skeleton; and whatever it decides, the
 /// character comes back with a complete rig.
 /// Where the classifier is unsure, fitting decides: the likely plan whose template bends
-/// least wins even when the classifier ranked it second, and a mesh no likely template fits
-/// gets the free-form skeleton.
+/// least wins even when the classifier ranked it second, a bird's template only where bird
+/// is the likeliest, and a mesh no likely template fits gets the free-form skeleton.
 #[test]
 fn an_unsure_plan_is_decided_by_which_likely_template_fits() {
     use rigkit::recognise::{BodyClass, Recognition, choose};
@@ -389,6 +389,18 @@ fn an_unsure_plan_is_decided_by_which_likely_template_fits() {
         "{:?}",
         choice.carried.map(|c| c.cost)
     );
+    // A bird keeps the bird template when unsure only where bird is also the likeliest plan;
+    // ranked second, the bird template's fit alone does not make it a bird.
+    let bird = load("train/mesh2motion-variations/bird-base.glb");
+    let body = Body::of(&bird.mesh, &AutoOptions::default()).unwrap();
+    let first = unsure(&[(BodyClass::Bird, 0.5), (BodyClass::Quadruped, 0.3)]);
+    let choice = block_on(choose(&first, &bird.mesh, &body, template, None));
+    assert_eq!((choice.class, choice.by_fit), (BodyClass::Bird, true));
+    assert!(choice.carried.is_some());
+    let second = unsure(&[(BodyClass::Quadruped, 0.5), (BodyClass::Bird, 0.3)]);
+    let choice = block_on(choose(&second, &bird.mesh, &body, template, None));
+    assert_eq!(choice.class, BodyClass::Other, "{:?}", choice.bend);
+    assert!(choice.carried.is_none());
 }
 
 #[test]

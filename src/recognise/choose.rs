@@ -1,6 +1,6 @@
 //! `--template auto`'s choice of template: the classifier proposes, and a template is kept
 //! only where it fits; where the classifier is unsure, the likely plans' templates are fitted
-//! and the human template is kept if it fits best.
+//! and the human template (or the bird's, where bird is the likeliest) is kept if it fits best.
 
 use super::{AUTO_CONFIDENCE, BodyClass, Recognition};
 use crate::mesh::Mesh;
@@ -39,9 +39,10 @@ pub struct Choice {
 /// bends no more than [`FITS`] or is [`BodyClass::carried_however_it_bends`], else the
 /// free-form skeleton. When it is unsure: its [`TRIED`] likeliest plans other than "other"
 /// that are at least [`PLAUSIBLE`] have their templates carried, and the one that bends least
-/// is kept if it is [`BodyClass::kept_when_unsure`] and bends no more than [`FITS`]; else the
-/// free-form skeleton. `template` gives a plan's library template; templates are
-/// carried here, or with their bodies ranked and bent by `spread` (the page's helper workers).
+/// is kept if it is [`BodyClass::kept_when_unsure`] (given whether it is the likeliest) and
+/// bends no more than [`FITS`]; else the free-form skeleton. `template` gives a plan's
+/// library template; templates are carried here, or with their bodies ranked and bent by
+/// `spread` (the page's helper workers).
 pub async fn choose<'t>(
     recognition: &Recognition,
     mesh: &Mesh,
@@ -81,8 +82,10 @@ pub async fn choose<'t>(
         }
     }
     let bend = fitted.as_ref().map(|(_, fit)| fit.cost);
+    let kept =
+        |class: BodyClass, fit: &Carried| class.kept_when_unsure(class == best) && fit.cost <= FITS;
     match fitted {
-        Some((class, carried)) if class.kept_when_unsure() && carried.cost <= FITS => Choice {
+        Some((class, carried)) if kept(class, &carried) => Choice {
             class,
             carried: Some(carried),
             by_fit: true,
