@@ -29,8 +29,9 @@ pub struct Choice {
     pub carried: Option<Carried>,
     /// Whether the classifier was unsure, so that the plans' fits decided.
     pub by_fit: bool,
-    /// How much the best template tried bent ([`Carried::cost`]), kept or not; `None` where
-    /// none was tried.
+    /// How much the best template tried bent ([`Carried::cost`]), kept or not: the least
+    /// bend fitted, where fitting stops as soon as the choice is known (a template that may
+    /// be kept bends past [`FITS`], or another bends less); `None` where none was tried.
     pub bend: Option<f32>,
 }
 
@@ -38,9 +39,10 @@ pub struct Choice {
 /// least [`AUTO_CONFIDENCE`] sure of a plan (not "other"), that plan, with its template if it
 /// bends no more than [`FITS`] or is [`BodyClass::carried_however_it_bends`], else the
 /// free-form skeleton. When it is unsure: its [`TRIED`] likeliest plans other than "other"
-/// that are at least [`PLAUSIBLE`] have their templates carried, and the one that bends least
-/// is kept if it is [`BodyClass::kept_when_unsure`] (given whether it is the likeliest) and
-/// bends no more than [`FITS`]; else the free-form skeleton. `template` gives a plan's
+/// that are at least [`PLAUSIBLE`] are considered, and the template of the one that bends
+/// least is kept if it is [`BodyClass::kept_when_unsure`] (given whether it is the
+/// likeliest) and bends no more than [`FITS`]; else the free-form skeleton. Templates are
+/// only carried as far as that choice needs. `template` gives a plan's
 /// library template; templates are carried here, or with their bodies ranked and bent by
 /// `spread` (the page's helper workers).
 pub async fn choose<'t>(
@@ -68,34 +70,54 @@ pub async fn choose<'t>(
             bend,
         };
     }
-    let mut fitted: Option<(BodyClass, Carried)> = None;
-    let tried = (recognition.ranked().into_iter())
+    // The likely plans with a template, likeliest first; of these only a template that may be
+    // kept is worth bending for itself, the others only tell whether it bends least. So the
+    // keepable ones are fitted first, and the rest only while the answer is still open: a
+    // rig where no template may be kept, or the keepable one bends past FITS, or another
+    // bends less, needs no more fits (the same choice as fitting all, in a fraction of the
+    // time for unsure bodies).
+    let tried: Vec<(usize, BodyClass, &TemplateRig)> = (recognition.ranked().into_iter())
         .filter(|&(class, p)| class != BodyClass::Other && p >= PLAUSIBLE)
-        .take(TRIED);
-    for (class, _) in tried {
-        let Some(rig) = template(class) else {
-            continue;
-        };
+        .take(TRIED)
+        .enumerate()
+        .filter_map(|(rank, (class, _))| Some((rank, class, template(class)?)))
+        .collect();
+    let keepable = |class: BodyClass| class.kept_when_unsure(class == best);
+    let free_form = |bend: Option<f32>| Choice {
+        class: BodyClass::Other,
+        carried: None,
+        by_fit: true,
+        bend,
+    };
+    let mut kept: Option<(usize, BodyClass, Carried)> = None;
+    for &(rank, class, rig) in tried.iter().filter(|(_, class, _)| keepable(*class)) {
         let fit = carried(rig).await;
-        if (fitted.as_ref()).is_none_or(|(_, best)| fit.cost.total_cmp(&best.cost).is_lt()) {
-            fitted = Some((class, fit));
+        if (kept.as_ref()).is_none_or(|(_, _, best)| fit.cost.total_cmp(&best.cost).is_lt()) {
+            kept = Some((rank, class, fit));
         }
     }
-    let bend = fitted.as_ref().map(|(_, fit)| fit.cost);
-    let kept =
-        |class: BodyClass, fit: &Carried| class.kept_when_unsure(class == best) && fit.cost <= FITS;
-    match fitted {
-        Some((class, carried)) if kept(class, &carried) => Choice {
-            class,
-            carried: Some(carried),
-            by_fit: true,
-            bend,
-        },
-        _ => Choice {
-            class: BodyClass::Other,
-            carried: None,
-            by_fit: true,
-            bend,
-        },
+    let Some((kept_rank, class, fit)) = kept else {
+        return free_form(None);
+    };
+    if fit.cost > FITS {
+        return free_form(Some(fit.cost));
+    }
+    for &(rank, _, rig) in tried.iter().filter(|(_, class, _)| !keepable(*class)) {
+        let other = carried(rig).await.cost;
+        // Ties go to the likelier plan, as when every template is fitted.
+        let bends_less = match other.total_cmp(&fit.cost) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Equal => rank < kept_rank,
+            std::cmp::Ordering::Greater => false,
+        };
+        if bends_less {
+            return free_form(Some(other));
+        }
+    }
+    Choice {
+        class,
+        bend: Some(fit.cost),
+        carried: Some(fit),
+        by_fit: true,
     }
 }
