@@ -488,6 +488,62 @@ fn second_uv_sets_survive_export_and_subdivision() {
     assert!(fine.second_uvs[fox.mesh.vertex_count()].abs_diff_eq(halfway, 1e-6));
 }
 
+/// The file's own shading normals (hard edges, the normals a normal map was baked against)
+/// and tangents are kept through rigging, glTF export and subdivision, and the rig does not
+/// depend on them: the same body shaded otherwise gets the same skeleton and weights.
+#[test]
+fn shading_normals_and_tangents_survive_rigging_export_and_subdivision() {
+    let mut fox = load("eval/Fox.glb");
+    assert!(fox.mesh.tangents.is_empty());
+    let plain = rigged_anew(&fox);
+    // Every normal tilted 20 degrees about X (what no triangle gives), a tangent across it,
+    // the bitangent's side alternating.
+    let tilt = glam::Quat::from_rotation_x(20f32.to_radians());
+    fox.mesh.normals = fox.mesh.normals.iter().map(|n| tilt * *n).collect();
+    fox.mesh.tangents = (fox.mesh.normals.iter().enumerate())
+        .map(|(v, n)| {
+            n.any_orthonormal_vector()
+                .extend(if v % 2 == 0 { 1.0 } else { -1.0 })
+        })
+        .collect();
+    let glb = export_glb(&fox, &ExportOptions::default()).unwrap();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    assert!(doc["meshes"][0]["primitives"][0]["attributes"]["TANGENT"].is_u64());
+    let close = |a: &Character, b: &Character| {
+        let normals =
+            (a.mesh.normals.iter().zip(&b.mesh.normals)).all(|(a, b)| a.abs_diff_eq(*b, 1e-5));
+        let tangents =
+            (a.mesh.tangents.iter().zip(&b.mesh.tangents)).all(|(a, b)| a.abs_diff_eq(*b, 1e-5));
+        a.mesh.tangents.len() == b.mesh.tangents.len() && normals && tangents
+    };
+    let back = import(&glb, "fox.glb", &Limits::default()).unwrap();
+    assert!(close(&back, &fox), "glTF round trip");
+    // What the glTF validator asks of them: unit directions, the side ±1.
+    assert!((back.mesh.tangents.iter()).all(|t| t.truncate().is_normalized() && t.w.abs() == 1.0));
+    if let Ok(dir) = std::env::var("RIGKIT_WRITE_TANGENTS") {
+        std::fs::write(format!("{dir}/fox-tangents.glb"), &glb).unwrap();
+    }
+    let rigged = rigged_anew(&fox);
+    assert_eq!(rigged.skin, plain.skin, "the weights depend on the shading");
+    assert_eq!(
+        rigged.skeleton, plain.skeleton,
+        "the skeleton depends on the shading"
+    );
+    assert!(
+        close(&round_trip(&rigged, &ExportOptions::default()), &fox),
+        "after rigging"
+    );
+    let (fine, parents) = rigkit::mesh::subdivide(&fox.mesh);
+    assert_eq!(fine.tangents.len(), fine.vertex_count());
+    let [p, q] = parents[0];
+    let (p, q, n) = (p as usize, q as usize, fox.mesh.vertex_count());
+    let halfway = (fox.mesh.normals[p] + fox.mesh.normals[q]).normalize();
+    assert!(fine.normals[n].abs_diff_eq(halfway, 1e-6));
+    assert!(fine.tangents[n].truncate().is_normalized());
+    assert_eq!(fine.tangents[n].w, fox.mesh.tangents[p].w);
+}
+
 /// Morph targets are written sparse where they move few vertices (the robot's face shapes),
 /// with the normals' change: a shaped vertex's rest normal plus its delta is the unit normal
 /// of the shaped face, and vertices far from the face keep theirs.

@@ -84,6 +84,7 @@ fn grid_character(triangles: usize) -> Character {
             positions,
             uvs: Vec::new(),
             second_uvs: Vec::new(),
+            tangents: Vec::new(),
             triangles: tris,
             parts: Vec::new(),
             colors: Vec::new(),

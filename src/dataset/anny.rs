@@ -185,6 +185,7 @@ impl Anny {
             positions: body,
             uvs: Vec::new(),
             second_uvs: Vec::new(),
+            tangents: Vec::new(),
             triangles: self.triangles.clone(),
             parts: Vec::new(),
             colors: Vec::new(),

@@ -167,6 +167,7 @@ pub fn remesh(character: &mut Character, cell: f32) {
     mesh.parts = parts;
     mesh.uvs.clear();
     mesh.second_uvs.clear();
+    mesh.tangents.clear();
     character.skin = Some(new_skin);
     refresh_normals(character);
 }

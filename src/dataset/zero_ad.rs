@@ -287,6 +287,7 @@ pub fn character(
             normals: pmd.normals.clone(),
             uvs: pmd.uvs.clone(),
             second_uvs: Vec::new(),
+            tangents: Vec::new(),
             triangles: pmd.triangles.clone(),
             parts: Vec::new(),
             colors: Vec::new(),

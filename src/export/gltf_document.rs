@@ -90,6 +90,14 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
         buffers.push_vec3(&mesh.positions, true),
     );
     attribute(Semantic::Normals, buffers.push_vec3(&mesh.normals, false));
+    if mesh.tangents.len() == mesh.positions.len() {
+        let tangents = mesh.tangents.iter().flat_map(|t| t.to_array());
+        let target = Some(Target::ArrayBuffer);
+        attribute(
+            Semantic::Tangents,
+            buffers.push_floats(tangents, Type::Vec4, target, None),
+        );
+    }
     // Morph targets as the input carried them, with the normals' change so that a shaped face
     // shades as its shape; one whose offsets no longer match the vertices is not written.
     let written: Vec<usize> = (mesh.morph_targets.iter().enumerate())
@@ -305,15 +313,25 @@ pub fn export_glb(character: &Character, options: &ExportOptions) -> Result<Vec<
     Ok(glb_container::write(&json, &bin))
 }
 
-/// How `target` turns each vertex normal of `mesh`: the normals of the shaped mesh less
-/// those of the rest one (`rest`, computed the same way), so exactly zero where no vertex
-/// around moved.
+/// How `target` turns each vertex normal of `mesh`: as the surface's normal turns from the
+/// rest mesh's (`rest`, computed from the triangles) to the shaped mesh's, so exactly zero
+/// where no vertex around moved.
 fn normal_offsets(mesh: &crate::mesh::Mesh, rest: &[Vec3], target: &MorphTarget) -> Vec<Vec3> {
     let shaped: Vec<Vec3> = (mesh.positions.iter().zip(&target.offsets))
         .map(|(p, d)| *p + *d)
         .collect();
     let shaped = crate::mesh::vertex_normals(&shaped, &mesh.triangles);
-    (shaped.iter().zip(rest)).map(|(s, n)| *s - *n).collect()
+    // The mesh's own normal turned as the surface around it turns (the file's shading
+    // normals stay the file's where nothing moves, and stay unit where it does).
+    (shaped.iter().zip(rest).zip(&mesh.normals))
+        .map(
+            |((s, r), n)| match (s == r, s.is_normalized() && r.is_normalized()) {
+                (true, _) => Vec3::ZERO,
+                (false, true) => glam::Quat::from_rotation_arc(*r, *s) * *n - *n,
+                (false, false) => *s - *r,
+            },
+        )
+        .collect()
 }
 
 /// The glTF mesh: its primitives and, with morph targets, their rest weights and names.

@@ -43,8 +43,14 @@ pub fn flatten(points: &[Vec3]) -> Vec<f32> {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Mesh {
     pub positions: Vec<Vec3>,
-    /// Unit normals, one per position.
+    /// Unit shading normals, one per position: the file's own where it gave them (hard edges,
+    /// custom normals a normal map was baked against), else smooth ones from the triangles.
+    /// Shape analysis computes its own ([`vertex_normals`]) so that rigs do not depend on them.
     pub normals: Vec<Vec3>,
+    /// The file's tangents (glTF `TANGENT`: a unit direction, and in `w` ±1 the side the
+    /// bitangent lies on), one per position, or empty: kept so that a normal map shades as it
+    /// was baked; written back, never computed.
+    pub tangents: Vec<Vec4>,
     /// Texture coordinates, one per position, or empty when the input had none.
     pub uvs: Vec<Vec2>,
     /// A second set of texture coordinates (glTF's `TEXCOORD_1`: lightmaps, detail and

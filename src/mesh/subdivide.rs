@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::{Mesh, MeshPart, MorphTarget, vertex_normals};
 
 /// `mesh` with each triangle split into four (shared edges share their midpoint), parts and
-/// their materials kept, UVs (both sets) and vertex colours interpolated, normals recomputed.
+/// their materials kept, UVs (both sets), vertex colours, normals and tangents interpolated.
 /// Returns the new mesh and, for
 /// each vertex added after the originals, the two vertices it is the midpoint of.
 pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
@@ -17,6 +17,10 @@ pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
     let has_second_uvs = second_uvs.len() == positions.len();
     let mut colors = mesh.colors.clone();
     let has_colors = colors.len() == positions.len();
+    let mut normals = mesh.normals.clone();
+    let has_normals = normals.len() == positions.len();
+    let mut tangents = mesh.tangents.clone();
+    let has_tangents = tangents.len() == positions.len();
     let mut parents: Vec<[u32; 2]> = Vec::new();
     let mut midpoints: HashMap<(u32, u32), u32> = HashMap::new();
     let mut midpoint = |a: u32, b: u32| -> u32 {
@@ -32,6 +36,15 @@ pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
             if has_colors {
                 colors.push((colors[a as usize] + colors[b as usize]) * 0.5);
             }
+            if has_normals {
+                let (na, nb) = (normals[a as usize], normals[b as usize]);
+                normals.push((na + nb).normalize_or(na));
+            }
+            if has_tangents {
+                let (ta, tb) = (tangents[a as usize], tangents[b as usize]);
+                let direction = (ta.truncate() + tb.truncate()).normalize_or(ta.truncate());
+                tangents.push(direction.extend(ta.w));
+            }
             parents.push([a, b]);
             positions.len() as u32 - 1
         })
@@ -41,7 +54,9 @@ pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
         let (ab, bc, ca) = (midpoint(a, b), midpoint(b, c), midpoint(c, a));
         triangles.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
     }
-    let normals = vertex_normals(&positions, &triangles);
+    if !has_normals {
+        normals = vertex_normals(&positions, &triangles);
+    }
     let parts = mesh
         .parts
         .iter()
@@ -77,6 +92,7 @@ pub fn subdivide(mesh: &Mesh) -> (Mesh, Vec<[u32; 2]>) {
             Vec::new()
         },
         colors: if has_colors { colors } else { Vec::new() },
+        tangents: if has_tangents { tangents } else { Vec::new() },
         triangles,
         parts,
         morph_targets,

@@ -67,11 +67,9 @@ impl SkinInputs {
             )));
         }
         let unit = shape.unit_box;
-        let normals = if mesh.normals.len() == n {
-            mesh.normals.clone()
-        } else {
-            vertex_normals(&mesh.positions, &mesh.triangles)
-        };
+        // The surface's own normals, not the file's shading ones (hard edges, normals a map
+        // was baked against): the same body gets the same weights however it is shaded.
+        let normals = vertex_normals(&mesh.positions, &mesh.triangles);
         let segments: Vec<_> = bone_segments(skeleton)
             .into_iter()
             .map(|s| (s.joint, unit.apply(s.start), unit.apply(s.end)))

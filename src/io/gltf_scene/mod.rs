@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use glam::Vec3;
 use gltf::Document;
 use gltf::mesh::Mode;
 
@@ -307,7 +308,7 @@ impl SceneReader<'_> {
                 .offsets
                 .resize(mesh.positions.len(), glam::Vec3::ZERO);
         }
-        mesh.normals = vertex_normals(&mesh.positions, &mesh.triangles);
+        finish_normals(&mut mesh);
         let (materials, images) = self.materials(self.files, &mut warnings);
         let has_skeleton = !skeleton.joints.is_empty();
         let morphs = clips::Morphs {
@@ -373,6 +374,23 @@ impl SceneReader<'_> {
             visible[n] = roots[n] || hierarchy.parent[n].is_some_and(|p| visible[p]);
         }
         visible
+    }
+}
+
+/// The file's normals where it gave them, smooth ones from the triangles elsewhere; its
+/// tangents only if every vertex has a usable one (a tangent is a unit direction, so a
+/// degenerate one would make the file written invalid).
+fn finish_normals(mesh: &mut Mesh) {
+    let smooth = vertex_normals(&mesh.positions, &mesh.triangles);
+    mesh.normals.resize(smooth.len(), Vec3::ZERO);
+    for (normal, smooth) in mesh.normals.iter_mut().zip(smooth) {
+        if *normal == Vec3::ZERO {
+            *normal = smooth;
+        }
+    }
+    let usable = |t: &glam::Vec4| t.truncate() != Vec3::ZERO;
+    if mesh.tangents.len() != mesh.positions.len() || !mesh.tangents.iter().all(usable) {
+        mesh.tangents.clear();
     }
 }
 

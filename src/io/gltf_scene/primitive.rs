@@ -165,11 +165,71 @@ impl SceneReader<'_> {
             mesh.colors
                 .resize(mesh.positions.len() + count, glam::Vec4::ONE);
         }
-        for (p, vertex_influences) in local.iter().zip(&influences) {
+        let normals = self.read_directions(primitive, gltf::Semantic::Normals, count);
+        let tangents = self.read_directions(primitive, gltf::Semantic::Tangents, count);
+        let (normals, tangents) = (normals.map_err(bad)?, tangents.map_err(bad)?);
+        // Tangents are kept only where every primitive has them (a part without would get
+        // made-up ones where the viewer would have computed its own).
+        let keep_tangents = tangents.is_some() && mesh.tangents.len() == before;
+        if !keep_tangents {
+            mesh.tangents.clear();
+        }
+        mesh.normals.resize(before, Vec3::ZERO);
+        for (v, (p, vertex_influences)) in local.iter().zip(&influences).enumerate() {
             mesh.positions.push(binding.place(*p, vertex_influences));
             skin.push_vertex(vertex_influences.iter().copied());
+            // The file's normal and tangent turned as the vertex was placed; zero (made
+            // from the triangles once all are read) where it has none or it is degenerate.
+            let turn = binding.turn(vertex_influences);
+            let normal = (normals.as_ref().zip(turn))
+                .map(|(n, m)| (m.inverse().transpose() * n[v].truncate()).normalize_or_zero());
+            mesh.normals.push(normal.unwrap_or(Vec3::ZERO));
+            if let (true, Some(t)) = (keep_tangents, tangents.as_ref().map(|t| t[v])) {
+                // A mirroring transform flips the side the bitangent lies on. Zero where
+                // degenerate: then no tangent is kept (`finish_normals`).
+                let tangent = turn.map_or(glam::Vec4::ZERO, |m| {
+                    let side = if (t.w < 0.0) != (m.determinant() < 0.0) {
+                        -1.0
+                    } else {
+                        1.0
+                    };
+                    (m * t.truncate()).normalize_or_zero().extend(side)
+                });
+                mesh.tangents.push(tangent);
+            }
         }
         Ok(dropped)
+    }
+
+    /// The primitive's `NORMAL` or `TANGENT` (as four numbers, a normal's fourth zero), when
+    /// it has them as floats; quantized ones (KHR_mesh_quantization) are left to be made anew.
+    fn read_directions(
+        &self,
+        primitive: &Primitive<'_>,
+        semantic: gltf::Semantic,
+        count: usize,
+    ) -> Result<Option<Vec<glam::Vec4>>, String> {
+        let (name, dimensions) = match semantic {
+            gltf::Semantic::Tangents => ("TANGENT", Dimensions::Vec4),
+            _ => ("NORMAL", Dimensions::Vec3),
+        };
+        let Some(accessor) = primitive.get(&semantic) else {
+            return Ok(None);
+        };
+        if accessor.data_type() != DataType::F32 {
+            return Ok(None);
+        }
+        self.check_attribute(&accessor, name, &[DataType::F32], dimensions, count)?;
+        let reader = primitive.reader(|b| self.buffers.get(b.index()).map(|d| &d[..]));
+        let finite = |v: glam::Vec4| if v.is_finite() { v } else { glam::Vec4::ZERO };
+        Ok(match semantic {
+            gltf::Semantic::Tangents => reader
+                .read_tangents()
+                .map(|t| t.map(|t| finite(glam::Vec4::from_array(t))).collect()),
+            _ => reader
+                .read_normals()
+                .map(|n| n.map(|n| finite(Vec3::from_array(n).extend(0.0))).collect()),
+        })
     }
 
     /// The primitive's morph targets, as offsets in the rest pose its vertices were posed

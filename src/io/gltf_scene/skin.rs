@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use glam::{Mat4, Vec3};
+use glam::{Mat3, Mat4, Vec3};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::{Node, Primitive};
 
@@ -182,6 +182,28 @@ impl Binding {
             Binding::Rigid { world, .. } => world.transform_point3(p),
             Binding::Skinned(matrices) => rest_pose(p, influences, matrices),
         }
+    }
+
+    /// How directions at a vertex moved by `influences` turn into world space: the linear part
+    /// of its transform ([`Binding::place`]'s), `None` where it is degenerate or nothing
+    /// moves it.
+    pub(super) fn turn(&self, influences: &[Influence]) -> Option<Mat3> {
+        let m = match self {
+            Binding::Rigid { world, .. } => Mat3::from_mat4(*world),
+            Binding::Skinned(matrices) => {
+                let total: f32 = influences.iter().map(|i| i.weight).sum();
+                if total <= 0.0 {
+                    return Some(Mat3::IDENTITY);
+                }
+                (influences.iter())
+                    .filter_map(|i| {
+                        let (_, m) = matrices.iter().find(|(id, _)| *id == i.joint)?;
+                        Some(Mat3::from_mat4(*m) * (i.weight / total))
+                    })
+                    .fold(Mat3::ZERO, |sum, m| sum + m)
+            }
+        };
+        (m.determinant().abs() > 1e-12 && m.is_finite()).then_some(m)
     }
 }
 
