@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::load;
+use common::{glb_json, load};
 use rigkit::export::{ExportOptions, export_glb};
 use rigkit::io::{ImportError, InputFile, import, import_files};
 use rigkit::{Character, Limits};
@@ -626,10 +626,10 @@ Connections:  {{
     assert_eq!(back.info().textures, 1);
 }
 
-/// The glTF JSON of a GLB.
-fn glb_json(glb: &[u8]) -> serde_json::Value {
-    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    serde_json::from_slice(&glb[20..20 + json_len]).unwrap()
+/// `character` written as a VRM, as `rigkit rig … -o OUT.vrm` writes it.
+fn vrm_of(character: &Character) -> Vec<u8> {
+    let vrm = rigkit::export::OutputFormat::Vrm;
+    rigkit::export::export(character, &ExportOptions::default(), vrm).unwrap()
 }
 
 /// Turns a VRM 1.0 document into a VRM 0.x one whose extension is `vrm0` with the 1.0
@@ -705,12 +705,7 @@ fn assert_bones_point_at_joints(glb: &[u8], bones: &[(String, usize)]) {
 fn a_vrm_comes_back_as_a_vrm_whose_bones_point_at_its_joints() {
     let zombie = load("train/mesh2motion-variations/human-zombie.glb");
     // Asked for, a humanoid rig becomes a VRM 1.0 (Unreal joint names read as roles).
-    let vrm = rigkit::export::export(
-        &zombie,
-        &ExportOptions::default(),
-        rigkit::export::OutputFormat::Vrm,
-    )
-    .unwrap();
+    let vrm = vrm_of(&zombie);
     let doc = glb_json(&vrm);
     assert_eq!(doc["extensionsUsed"], serde_json::json!(["VRMC_vrm"]));
     assert_eq!(doc["extensions"]["VRMC_vrm"]["specVersion"], "1.0");
@@ -797,12 +792,7 @@ fn vrm_expressions_come_back_bound_to_the_same_targets() {
             weight: 0.0,
         });
     }
-    let vrm = rigkit::export::export(
-        &zombie,
-        &ExportOptions::default(),
-        rigkit::export::OutputFormat::Vrm,
-    )
-    .unwrap();
+    let vrm = vrm_of(&zombie);
     let mesh_node = |doc: &serde_json::Value| {
         (doc["nodes"].as_array().unwrap().iter())
             .position(|n| n.get("mesh").is_some())
@@ -923,12 +913,7 @@ fn vrm_expressions_come_back_bound_to_the_same_targets() {
 fn vrm_spring_bones_follow_their_joints() {
     use serde_json::json;
     let zombie = load("train/mesh2motion-variations/human-zombie.glb");
-    let vrm = rigkit::export::export(
-        &zombie,
-        &ExportOptions::default(),
-        rigkit::export::OutputFormat::Vrm,
-    )
-    .unwrap();
+    let vrm = vrm_of(&zombie);
     let doc = glb_json(&vrm);
     let node_of = |doc: &serde_json::Value, name: &str| {
         (doc["nodes"].as_array().unwrap().iter())

@@ -87,3 +87,9 @@ pub fn files_under(root: &Path, extension: &str) -> Vec<String> {
 pub fn add_box(mesh: &mut Mesh, lo: Vec3, hi: Vec3) {
     rigkit::mesh::add_box(mesh, lo, hi);
 }
+
+/// A GLB's JSON chunk, parsed.
+pub fn glb_json(glb: &[u8]) -> serde_json::Value {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + json_len]).unwrap()
+}

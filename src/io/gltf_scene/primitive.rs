@@ -180,7 +180,9 @@ impl SceneReader<'_> {
             skin.push_vertex(vertex_influences.iter().copied());
             // The file's normal and tangent turned as the vertex was placed; zero (made
             // from the triangles once all are read) where it has none or it is degenerate.
-            let turn = binding.turn(vertex_influences);
+            let turn = (normals.is_some() || keep_tangents)
+                .then(|| binding.turn(vertex_influences))
+                .flatten();
             let normal = (normals.as_ref().zip(turn))
                 .map(|(n, m)| (m.inverse().transpose() * n[v].truncate()).normalize_or_zero());
             mesh.normals.push(normal.unwrap_or(Vec3::ZERO));

@@ -176,11 +176,15 @@ pub(super) enum Binding {
 }
 
 impl Binding {
-    /// Where a vertex at `p` in the primitive's space, moved by `influences`, is in world space.
+    /// Where a vertex at `p` in the primitive's space, moved by `influences`, is in world space:
+    /// by the node's transform, or by linear blend skinning at the nodes' default pose (a
+    /// vertex with no usable weight stays where it is).
     pub(super) fn place(&self, p: Vec3, influences: &[Influence]) -> Vec3 {
         match self {
             Binding::Rigid { world, .. } => world.transform_point3(p),
-            Binding::Skinned(matrices) => rest_pose(p, influences, matrices),
+            Binding::Skinned(matrices) => shares(influences, matrices).map_or(p, |shares| {
+                shares.map(|(m, w)| m.transform_point3(p) * w).sum()
+            }),
         }
     }
 
@@ -191,34 +195,26 @@ impl Binding {
         let m = match self {
             Binding::Rigid { world, .. } => Mat3::from_mat4(*world),
             Binding::Skinned(matrices) => {
-                let total: f32 = influences.iter().map(|i| i.weight).sum();
-                if total <= 0.0 {
-                    return Some(Mat3::IDENTITY);
-                }
-                (influences.iter())
-                    .filter_map(|i| {
-                        let (_, m) = matrices.iter().find(|(id, _)| *id == i.joint)?;
-                        Some(Mat3::from_mat4(*m) * (i.weight / total))
-                    })
-                    .fold(Mat3::ZERO, |sum, m| sum + m)
+                shares(influences, matrices).map_or(Mat3::IDENTITY, |shares| {
+                    (shares.map(|(m, w)| Mat3::from_mat4(*m) * w)).fold(Mat3::ZERO, |a, b| a + b)
+                })
             }
         };
         (m.determinant().abs() > 1e-12 && m.is_finite()).then_some(m)
     }
 }
 
-/// Linear blend skinning of one vertex at the nodes' default pose. Weights are normalised here
-/// (files in the wild do not always sum to 1); a vertex with no usable weight stays where it is.
-pub(super) fn rest_pose(p: Vec3, influences: &[Influence], matrices: &[(JointId, Mat4)]) -> Vec3 {
+/// Each influence's skinning matrix and its share of the vertex, the weights normalised here
+/// (files in the wild do not always sum to 1); `None` where no weight is usable.
+fn shares<'a>(
+    influences: &'a [Influence],
+    matrices: &'a [(JointId, Mat4)],
+) -> Option<impl Iterator<Item = (&'a Mat4, f32)> + 'a> {
     let total: f32 = influences.iter().map(|i| i.weight).sum();
-    if total <= 0.0 {
-        return p;
-    }
-    influences
-        .iter()
-        .filter_map(|i| {
+    (total > 0.0).then(|| {
+        influences.iter().filter_map(move |i| {
             let (_, m) = matrices.iter().find(|(id, _)| *id == i.joint)?;
-            Some(m.transform_point3(p) * (i.weight / total))
+            Some((m, i.weight / total))
         })
-        .sum()
+    })
 }
