@@ -24,6 +24,43 @@ fn split_glb(glb: &[u8], bin_uri: &str) -> (String, Vec<u8>) {
     (doc.to_string(), bin)
 }
 
+/// A file whose NORMAL or TANGENT does not fit its vertices is refused, naming the attribute.
+#[test]
+fn a_normal_or_tangent_that_does_not_fit_is_a_clear_error() {
+    let mut fox = fox();
+    fox.mesh.tangents = (fox.mesh.normals.iter())
+        .map(|n| n.any_orthonormal_vector().extend(1.0))
+        .collect();
+    let glb = export_glb(&fox, &ExportOptions::default()).unwrap();
+    for attribute in ["NORMAL", "TANGENT"] {
+        let (gltf, bin) = split_glb(&glb, "fox.bin");
+        let mut doc: serde_json::Value = serde_json::from_str(&gltf).unwrap();
+        let accessor = doc["meshes"][0]["primitives"][0]["attributes"][attribute]
+            .as_u64()
+            .unwrap() as usize;
+        let count = doc["accessors"][accessor]["count"].as_u64().unwrap();
+        doc["accessors"][accessor]["count"] = serde_json::json!(count - 1);
+        let gltf = doc.to_string();
+        let files = [
+            InputFile {
+                name: "fox.gltf",
+                bytes: gltf.as_bytes(),
+            },
+            InputFile {
+                name: "fox.bin",
+                bytes: &bin,
+            },
+        ];
+        let error = import_files(&files, &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains(attribute) && error.contains("fox.gltf"),
+            "{error}"
+        );
+    }
+}
+
 #[test]
 fn gltf_with_separate_bin_reads_like_the_glb() {
     let original = fox();
