@@ -37,9 +37,10 @@ impl Warp {
         // Each point's nearest on the other surface a step ago, where the next search starts.
         let mut nearest_goal: Vec<usize> = vec![0; points.len()];
         let mut nearest_point: Vec<usize> = vec![0; goal.len()];
+        let mut kernel = Kernel::default();
+        let mut smoothed = vec![Vec4::ZERO; points.len()];
         for width in WARP_WIDTHS {
-            let sigma = width * size;
-            let kernel = Kernel::new(&points, sigma);
+            kernel.make(&points, width * size);
             for _ in 0..WARP_STEPS {
                 let moved: Vec<Vec3> = points.iter().zip(&moves).map(|(p, m)| *p + *m).collect();
                 let to_moved = Closest::new(&moved);
@@ -64,8 +65,8 @@ impl Warp {
                 let counted: Vec<Vec4> = (pull.iter().zip(&count))
                     .map(|(p, &c)| (*p * c).extend(c))
                     .collect();
-                for (m, row) in moves.iter_mut().zip(kernel.rows()) {
-                    let sum = smoothed(&counted, row);
+                kernel.smooth(&counted, &mut smoothed);
+                for (m, sum) in moves.iter_mut().zip(&smoothed) {
                     if sum.w > 0.0 {
                         *m += sum.truncate() / sum.w;
                     }
@@ -102,77 +103,59 @@ impl Warp {
     }
 }
 
-/// The sum of `values` weighted by a kernel's `row`, in four running sums (a single one
-/// waits on each addition before the next).
-fn smoothed(values: &[Vec4], row: &[(u32, f32)]) -> Vec4 {
-    let mut sums = [Vec4::ZERO; 4];
-    let mut chunks = row.chunks_exact(4);
-    for chunk in &mut chunks {
-        for (sum, &(k, w)) in sums.iter_mut().zip(chunk) {
-            *sum += values[k as usize] * w;
-        }
-    }
-    let rest: Vec4 = (chunks.remainder().iter())
-        .map(|&(k, w)| values[k as usize] * w)
-        .sum();
-    (sums[0] + sums[1]) + (sums[2] + sums[3]) + rest
-}
-
 pub(in crate::skeleton) const WARP_POINTS: usize = 1000;
 
-/// Per point, its neighbours within three widths and their Gaussian weights, in the order of
-/// the points, as one list with where each point's row starts (one allocation: the widest
-/// widths hold nearly every pair of the points, grown row by row that was a tenth of a rig).
-/// Each pair's weight is computed once for both (distances are symmetric).
+/// Per point, its neighbours after it within three widths and their Gaussian weights, in the
+/// order of the points, as one list with where each point's row ends: each pair once, as
+/// distances and weights are symmetric (weighing a pair once and smoothing both ways from it
+/// halves the list, and making it needs no sorting of pairs into rows, which missed the cache
+/// at every pair: a kernel cost more than its eight smoothings).
+#[derive(Default)]
 struct Kernel {
-    starts: Vec<usize>,
+    ends: Vec<usize>,
     entries: Vec<(u32, f32)>,
+    /// Each point's squared distance to the row's point, side by side (kept between rows).
+    distances: Vec<f32>,
 }
 
 impl Kernel {
-    fn new(points: &[Vec3], sigma: f32) -> Self {
+    /// The kernel of `points` at width `sigma`, reusing the lists of the last.
+    fn make(&mut self, points: &[Vec3], sigma: f32) {
         let reach = (3.0 * sigma).powi(2);
-        // The pairs (i, k ≥ i) within reach, row i after row i − 1.
-        let mut pairs: Vec<(u32, u32, f32)> = Vec::new();
-        let mut counts = vec![0usize; points.len()];
+        let spread = 2.0 * sigma * sigma;
+        self.ends.clear();
+        self.entries.clear();
+        self.distances.resize(points.len(), 0.0);
         for (i, p) in points.iter().enumerate() {
-            for (k, q) in points.iter().enumerate().skip(i) {
-                let d = p.distance_squared(*q);
+            let after = &points[i + 1..];
+            let distances = &mut self.distances[..after.len()];
+            for (d, q) in distances.iter_mut().zip(after) {
+                *d = p.distance_squared(*q);
+            }
+            for (k, &d) in (i + 1..).zip(distances.iter()) {
                 if d <= reach {
-                    let w = (-d / (2.0 * sigma * sigma)).exp();
-                    pairs.push((i as u32, k as u32, w));
-                    counts[i] += 1;
-                    if k != i {
-                        counts[k] += 1;
-                    }
+                    self.entries.push((k as u32, (-d / spread).exp()));
                 }
             }
+            self.ends.push(self.entries.len());
         }
-        let mut starts = Vec::with_capacity(points.len() + 1);
-        let mut start = 0;
-        for count in &counts {
-            starts.push(start);
-            start += count;
-        }
-        starts.push(start);
-        // Row k holds the points before it (met as row i < k is made), then its own pairs:
-        // every row in the order of the points.
-        let mut filled = starts.clone();
-        let mut entries = vec![(0u32, 0.0f32); start];
-        for (i, k, w) in pairs {
-            entries[filled[i as usize]] = (k, w);
-            filled[i as usize] += 1;
-            if k != i {
-                entries[filled[k as usize]] = (i, w);
-                filled[k as usize] += 1;
-            }
-        }
-        Self { starts, entries }
     }
 
-    /// Each point's row.
-    fn rows(&self) -> impl Iterator<Item = &[(u32, f32)]> {
-        self.starts.windows(2).map(|w| &self.entries[w[0]..w[1]])
+    /// `values` smoothed: per point, the sum of every value within reach times its weight
+    /// (its own at weight one), into `out`.
+    fn smooth(&self, values: &[Vec4], out: &mut [Vec4]) {
+        out.copy_from_slice(values);
+        let mut start = 0;
+        for ((i, v), &end) in values.iter().enumerate().zip(&self.ends) {
+            let mut sum = Vec4::ZERO;
+            for &(k, w) in &self.entries[start..end] {
+                let k = k as usize;
+                sum += values[k] * w;
+                out[k] += *v * w;
+            }
+            out[i] += sum;
+            start = end;
+        }
     }
 }
 
@@ -182,24 +165,34 @@ mod tests {
     use crate::random::Rng;
 
     #[test]
-    fn a_kernel_row_holds_each_neighbour_within_reach_once_in_order() {
+    fn a_kernel_smooths_as_the_sum_over_every_point_within_reach() {
         let mut rng = Rng::new(9);
         let points: Vec<Vec3> = (0..300)
             .map(|_| rng.direction() * rng.range(0.0, 2.0))
             .collect();
+        let values: Vec<Vec4> = (0..300)
+            .map(|_| (rng.direction() * rng.range(0.0, 1.0)).extend(rng.range(1.0, 3.0)))
+            .collect();
         let sigma = 0.3;
-        let kernel = Kernel::new(&points, sigma);
-        for (p, row) in points.iter().zip(kernel.rows()) {
-            let expected: Vec<(u32, f32)> = (points.iter().enumerate())
-                .filter(|(_, q)| p.distance_squared(**q) <= (3.0 * sigma).powi(2))
-                .map(|(k, q)| {
-                    (
-                        k as u32,
-                        (-p.distance_squared(*q) / (2.0 * sigma * sigma)).exp(),
-                    )
-                })
-                .collect();
-            assert_eq!(row, expected.as_slice());
+        let mut kernel = Kernel::default();
+        // Made twice: a kernel remade at another width keeps nothing of the last.
+        kernel.make(&points, 2.0 * sigma);
+        kernel.make(&points, sigma);
+        let mut smoothed = vec![Vec4::ZERO; points.len()];
+        kernel.smooth(&values, &mut smoothed);
+        let mut far = 0;
+        for (p, got) in points.iter().zip(&smoothed) {
+            let near = |q: &&Vec3| p.distance_squared(**q) <= (3.0 * sigma).powi(2);
+            far += points.iter().filter(|q| !near(q)).count();
+            let expected: Vec4 = (points.iter().zip(&values))
+                .filter(|(q, _)| near(q))
+                .map(|(q, v)| *v * (-p.distance_squared(*q) / (2.0 * sigma * sigma)).exp())
+                .sum();
+            assert!(
+                (*got - expected).abs().max_element() < 1e-4,
+                "{got} against {expected}"
+            );
         }
+        assert!(far > 0, "some points lie out of reach");
     }
 }
