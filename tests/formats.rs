@@ -41,17 +41,7 @@ fn a_normal_or_tangent_that_does_not_fit_is_a_clear_error() {
         let count = doc["accessors"][accessor]["count"].as_u64().unwrap();
         doc["accessors"][accessor]["count"] = serde_json::json!(count - 1);
         let gltf = doc.to_string();
-        let files = [
-            InputFile {
-                name: "fox.gltf",
-                bytes: gltf.as_bytes(),
-            },
-            InputFile {
-                name: "fox.bin",
-                bytes: &bin,
-            },
-        ];
-        let error = import_files(&files, &Limits::default())
+        let error = import_gltf(("fox.gltf", &gltf), ("fox.bin", &bin))
             .unwrap_err()
             .to_string();
         assert!(
@@ -59,6 +49,21 @@ fn a_normal_or_tangent_that_does_not_fit_is_a_clear_error() {
             "{error}"
         );
     }
+}
+
+/// A glTF's text and its buffer, each with its file name, imported together.
+fn import_gltf(gltf: (&str, &str), bin: (&str, &[u8])) -> Result<Character, ImportError> {
+    let files = [
+        InputFile {
+            name: gltf.0,
+            bytes: gltf.1.as_bytes(),
+        },
+        InputFile {
+            name: bin.0,
+            bytes: bin.1,
+        },
+    ];
+    import_files(&files, &Limits::default())
 }
 
 #[test]
@@ -216,17 +221,7 @@ fn vrm_humanoid_bone_maps_are_kept() {
         doc["extensionsUsed"] = serde_json::json!([extension]);
         doc["extensions"] = serde_json::json!({ extension: { "humanoid": humanoid } });
         let text = doc.to_string();
-        let files = [
-            InputFile {
-                name: "fox.vrm.gltf",
-                bytes: text.as_bytes(),
-            },
-            InputFile {
-                name: "fox.bin",
-                bytes: &bin,
-            },
-        ];
-        let c = import_files(&files, &Limits::default()).unwrap();
+        let c = import_gltf(("fox.vrm.gltf", &text), ("fox.bin", &bin)).unwrap();
         let skeleton = c.skeleton.as_ref().unwrap();
         let mut got: Vec<(String, String)> = c
             .humanoid
@@ -276,17 +271,7 @@ fn sparse_accessors_replace_the_elements_they_name() {
         "values": { "bufferView": values },
     });
     let text = doc.to_string();
-    let files = [
-        InputFile {
-            name: "fox.gltf",
-            bytes: text.as_bytes(),
-        },
-        InputFile {
-            name: "fox.bin",
-            bytes: &bin,
-        },
-    ];
-    let c = import_files(&files, &Limits::default()).unwrap();
+    let c = import_gltf(("fox.gltf", &text), ("fox.bin", &bin)).unwrap();
     for (v, (a, b)) in original
         .mesh
         .positions
@@ -303,17 +288,7 @@ fn sparse_accessors_replace_the_elements_they_name() {
     // Values that run past their view are an error, not a panic.
     doc["accessors"][position]["sparse"]["count"] = serde_json::json!(3);
     let text = doc.to_string();
-    let files = [
-        InputFile {
-            name: "fox.gltf",
-            bytes: text.as_bytes(),
-        },
-        InputFile {
-            name: "fox.bin",
-            bytes: &bin,
-        },
-    ];
-    let error = import_files(&files, &Limits::default()).unwrap_err();
+    let error = import_gltf(("fox.gltf", &text), ("fox.bin", &bin)).unwrap_err();
     assert!(error.to_string().contains("runs past"), "{error}");
 }
 
@@ -689,17 +664,7 @@ fn edited_vrm(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Characte
     let mut doc: serde_json::Value = serde_json::from_str(&gltf).unwrap();
     edit(&mut doc);
     let text = doc.to_string();
-    let files = [
-        InputFile {
-            name: "avatar.gltf",
-            bytes: text.as_bytes(),
-        },
-        InputFile {
-            name: "avatar.bin",
-            bytes: &bin,
-        },
-    ];
-    import_files(&files, &Limits::default()).unwrap()
+    import_gltf(("avatar.gltf", &text), ("avatar.bin", &bin)).unwrap()
 }
 
 /// Every humanoid bone of a written VRM's map points at an existing joint node that plays
