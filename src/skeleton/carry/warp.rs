@@ -114,8 +114,6 @@ pub(in crate::skeleton) const WARP_POINTS: usize = 1000;
 struct Kernel {
     ends: Vec<usize>,
     entries: Vec<(u32, f32)>,
-    /// Each point's squared distance to the row's point, side by side (kept between rows).
-    distances: Vec<f32>,
 }
 
 impl Kernel {
@@ -125,10 +123,11 @@ impl Kernel {
         let spread = 2.0 * sigma * sigma;
         self.ends.clear();
         self.entries.clear();
-        self.distances.resize(points.len(), 0.0);
+        // Each point's squared distance to the row's point, side by side.
+        let mut distances = vec![0.0; points.len()];
         for (i, p) in points.iter().enumerate() {
             let after = &points[i + 1..];
-            let distances = &mut self.distances[..after.len()];
+            let distances = &mut distances[..after.len()];
             for (d, q) in distances.iter_mut().zip(after) {
                 *d = p.distance_squared(*q);
             }
