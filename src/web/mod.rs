@@ -23,9 +23,19 @@ use crate::view::Viewer;
 
 #[wasm_bindgen(start)]
 fn start() {
+    // SAFETY: the linker's constructor runner (registries burn's GPU compiler fills through
+    // `inventory`), called once, first, as the module's instantiation expects. A module that
+    // never calls it is linked "command-style": wasm-ld then runs every constructor again at
+    // the top of every export — each frame's tick, each carry job, each rig.
+    unsafe { __wasm_call_ctors() };
     // A last resort: the core returns errors rather than panicking, but if it ever does, the
     // console should say where.
     console_error_panic_hook::set_once();
+}
+
+unsafe extern "C" {
+    /// Synthesised by wasm-ld: runs the static constructors of every linked crate.
+    fn __wasm_call_ctors();
 }
 
 /// Any core error as the JS error the page shows: its message, once, here.
