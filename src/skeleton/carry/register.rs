@@ -9,7 +9,7 @@
 
 use glam::{Mat3, Quat, Vec3};
 
-use super::closest::Closest;
+use super::closest::{Closest, Drift, Partner};
 use crate::mesh::Mesh;
 use crate::random::Rng;
 
@@ -195,26 +195,36 @@ fn refine(a: &[Vec3], b: &[Vec3], to_b: &Closest, mut turn: Mat3) -> (Mat3, Vec3
     let mut stretch = Vec3::ONE;
     let mut shift = Vec3::ZERO;
     let mut last = None;
-    // Each point's partner a step ago: points move little per step, so the search for the
-    // next starts there.
-    let mut partner_in_b: Vec<usize> = vec![0; a.len()];
-    let mut partner_in_a: Vec<usize> = vec![0; b.len()];
+    // Each point's partner a step ago: points move little per step, so most partners still
+    // hold ([`Closest::follow`]) and the others' searches start there.
+    let mut partner_in_b = vec![Partner::default(); a.len()];
+    let mut partner_in_a = vec![Partner::default(); b.len()];
+    let mut moved: Vec<Vec3> = a.to_vec();
+    let mut was = Vec::new();
+    let mut drift = Drift::default();
     for _ in 0..ITERATIONS {
         // Pairs found the same way give the same step: once it stops moving, it is done.
         if last == Some((turn, stretch, shift)) {
             break;
         }
         last = Some((turn, stretch, shift));
-        let moved: Vec<Vec3> = a.iter().map(|p| turn * (stretch * *p) + shift).collect();
-        let to_moved = Closest::new(&moved);
+        std::mem::swap(&mut was, &mut moved);
+        moved.clear();
+        moved.extend(a.iter().map(|p| turn * (stretch * *p) + shift));
+        if was.len() == moved.len() {
+            drift.step(&was, &moved);
+        }
+        // Built only when a point of `b` may have a new partner.
+        let mut to_moved = None;
         let mut pairs: Vec<(Vec3, Vec3)> = Vec::with_capacity(a.len() + b.len());
         for ((m, p), partner) in moved.iter().zip(a).zip(&mut partner_in_b) {
-            *partner = to_b.nearest_from(*m, *partner);
-            pairs.push((*p, b[*partner]));
+            let nearest = to_b.follow(*m, partner, b, 0.0);
+            pairs.push((*p, b[nearest]));
         }
         for (q, partner) in b.iter().zip(&mut partner_in_a) {
-            *partner = to_moved.nearest_from(*q, *partner);
-            pairs.push((a[*partner], *q));
+            let tree = to_moved.get_or_insert_with(|| Closest::new(&moved));
+            let nearest = tree.follow(*q, partner, &moved, drift.0);
+            pairs.push((a[nearest], *q));
         }
         let n = pairs.len() as f32;
         let ca = pairs.iter().map(|p| p.0).sum::<Vec3>() / n;

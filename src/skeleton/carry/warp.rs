@@ -4,7 +4,7 @@
 use glam::{Vec3, Vec4};
 use serde::{Deserialize, Serialize};
 
-use super::closest::Closest;
+use super::closest::{Closest, Drift, Partner};
 use super::register::chamfer;
 
 /// A smooth displacement of the overlaid template body onto the target surface: per surface
@@ -34,26 +34,37 @@ impl Warp {
         let size = size.max(1e-6);
         let mut moves = vec![Vec3::ZERO; points.len()];
         let to_goal = Closest::new(goal);
-        // Each point's nearest on the other surface a step ago, where the next search starts.
-        let mut nearest_goal: Vec<usize> = vec![0; points.len()];
-        let mut nearest_point: Vec<usize> = vec![0; goal.len()];
+        // Each point's nearest on the other surface a step ago: most still hold
+        // ([`Closest::follow`]), and the others' searches start there.
+        let mut to_goal_partners = vec![Partner::default(); points.len()];
+        let mut from_goal_partners = vec![Partner::default(); goal.len()];
         let mut kernel = Kernel::default();
         let mut smoothed = vec![Vec4::ZERO; points.len()];
+        let mut moved = points.clone();
+        let mut was = moved.clone();
+        let mut drift = Drift::default();
         for width in WARP_WIDTHS {
             kernel.make(&points, width * size);
             for _ in 0..WARP_STEPS {
-                let moved: Vec<Vec3> = points.iter().zip(&moves).map(|(p, m)| *p + *m).collect();
-                let to_moved = Closest::new(&moved);
+                for ((m, p), step) in moved.iter_mut().zip(&points).zip(&moves) {
+                    *m = *p + *step;
+                }
+                drift.step(&was, &moved);
+                was.copy_from_slice(&moved);
+                // Built only when a goal point's partner may have changed.
+                let mut to_moved = None;
                 let mut pull = vec![Vec3::ZERO; points.len()];
                 let mut count = vec![0.0f32; points.len()];
-                for (i, p) in moved.iter().enumerate() {
-                    nearest_goal[i] = to_goal.nearest_from(*p, nearest_goal[i]);
-                    pull[i] += goal[nearest_goal[i]] - *p;
-                    count[i] += 1.0;
+                for ((p, partner), (pull, count)) in
+                    (moved.iter().zip(&mut to_goal_partners)).zip(pull.iter_mut().zip(&mut count))
+                {
+                    let nearest = to_goal.follow(*p, partner, goal, 0.0);
+                    *pull += goal[nearest] - *p;
+                    *count += 1.0;
                 }
-                for (q, nearest) in goal.iter().zip(&mut nearest_point) {
-                    let i = to_moved.nearest_from(*q, *nearest);
-                    *nearest = i;
+                for (q, partner) in goal.iter().zip(&mut from_goal_partners) {
+                    let tree = to_moved.get_or_insert_with(|| Closest::new(&moved));
+                    let i = tree.follow(*q, partner, &moved, drift.0);
                     pull[i] += *q - moved[i];
                     count[i] += 1.0;
                 }
