@@ -214,16 +214,14 @@ fn refine(a: &[Vec3], b: &[Vec3], to_b: &Closest, mut turn: Mat3) -> (Mat3, Vec3
         if was.len() == moved.len() {
             drift.step(&was, &moved);
         }
-        // Built only when a point of `b` may have a new partner.
-        let mut to_moved = None;
+        let to_moved = Closest::new(&moved);
         let mut pairs: Vec<(Vec3, Vec3)> = Vec::with_capacity(a.len() + b.len());
         for ((m, p), partner) in moved.iter().zip(a).zip(&mut partner_in_b) {
             let nearest = to_b.follow(*m, partner, b, 0.0);
             pairs.push((*p, b[nearest]));
         }
         for (q, partner) in b.iter().zip(&mut partner_in_a) {
-            let tree = to_moved.get_or_insert_with(|| Closest::new(&moved));
-            let nearest = tree.follow(*q, partner, &moved, drift.0);
+            let nearest = to_moved.follow(*q, partner, &moved, drift.0);
             pairs.push((a[nearest], *q));
         }
         let n = pairs.len() as f32;

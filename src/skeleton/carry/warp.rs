@@ -51,8 +51,7 @@ impl Warp {
                 }
                 drift.step(&was, &moved);
                 was.copy_from_slice(&moved);
-                // Built only when a goal point's partner may have changed.
-                let mut to_moved = None;
+                let to_moved = Closest::new(&moved);
                 let mut pull = vec![Vec3::ZERO; points.len()];
                 let mut count = vec![0.0f32; points.len()];
                 for ((p, partner), (pull, count)) in
@@ -63,8 +62,7 @@ impl Warp {
                     *count += 1.0;
                 }
                 for (q, partner) in goal.iter().zip(&mut from_goal_partners) {
-                    let tree = to_moved.get_or_insert_with(|| Closest::new(&moved));
-                    let i = tree.follow(*q, partner, &moved, drift.0);
+                    let i = to_moved.follow(*q, partner, &moved, drift.0);
                     pull[i] += *q - moved[i];
                     count[i] += 1.0;
                 }
