@@ -78,11 +78,12 @@ impl Closest {
     /// triangle inequality); a kept point nearer than that, with a margin far above
     /// rounding, is the answer.
     pub fn follow(&self, p: Vec3, partner: &mut Partner, points: &[Vec3], drift: f32) -> usize {
-        if partner.kept > 0 {
-            let bound = partner.reach
-                - p.distance(partner.query)
-                - (drift - partner.drift)
-                - 1e-5 * (p.length() + partner.reach);
+        let bound = partner.reach
+            - p.distance(partner.query)
+            - (drift - partner.drift)
+            - 1e-5 * (p.length() + partner.reach);
+        // Nothing kept (a default partner) reaches nowhere: `bound` is not above 0.
+        if bound > 0.0 {
             let mut best = (partner.index, f32::INFINITY);
             // The last answer first, so that a tie keeps it.
             for &i in std::iter::once(&partner.index).chain(&partner.near[..partner.kept]) {
@@ -93,7 +94,7 @@ impl Closest {
                     best = (i, d);
                 }
             }
-            if bound > 0.0 && best.1 < bound * bound {
+            if best.1 < bound * bound {
                 partner.index = best.0;
                 return best.0 as usize;
             }
@@ -112,8 +113,8 @@ impl Closest {
             near: found.map(|(_, i)| i),
             kept,
             query: p,
-            // Every point is kept from a set this small: nothing else can come nearer (and
-            // points too far to measure keep nothing answered).
+            // Every point is kept from a set this small: nothing else can come nearer. Fewer
+            // kept from a larger set (points too far to measure) reach nowhere.
             reach: if kept == self.order.len() {
                 f32::INFINITY
             } else if kept == KEPT {
@@ -132,7 +133,8 @@ impl Closest {
     }
 
     /// Meets (`found`) the points of `lo..hi` that could be kept: the side of each split `p`
-    /// lies on first, the other only if its cell is nearer than the farthest `found` keeps. `gaps` are `p`'s distances to the cell of `lo..hi` along each axis (zero where it
+    /// lies on first, the other only if its cell is nearer than the farthest `found` keeps.
+    /// `gaps` are `p`'s distances to the cell of `lo..hi` along each axis (zero where it
     /// lies between the cell's sides), `gap` the squared distance they make (Arya and Mount's
     /// incremental distance: a far cell differs from its parent on one axis only, so its
     /// distance is one term changed, and a cell beyond is passed over even where its
@@ -207,7 +209,7 @@ impl Found for Nearest {
 }
 
 /// A question's nearest points in a [`Closest`] set, nearest first, where the question was
-/// and how far the next nearest lay: what [`Closest::follow`] needs to answer it again after
+/// and how far the farthest of them lay: what [`Closest::follow`] needs to answer it again after
 /// the question and the points have moved a little. The default keeps nothing and guesses
 /// the first point.
 #[derive(Clone, Copy, Debug, Default)]

@@ -199,8 +199,7 @@ fn refine(a: &[Vec3], b: &[Vec3], to_b: &Closest, mut turn: Mat3) -> (Mat3, Vec3
     // hold ([`Closest::follow`]) and the others' searches start there.
     let mut partner_in_b = vec![Partner::default(); a.len()];
     let mut partner_in_a = vec![Partner::default(); b.len()];
-    let mut moved: Vec<Vec3> = a.to_vec();
-    let mut was = Vec::new();
+    let (mut moved, mut was): (Vec<Vec3>, Vec<Vec3>) = (Vec::new(), Vec::new());
     let mut drift = Drift::default();
     for _ in 0..ITERATIONS {
         // Pairs found the same way give the same step: once it stops moving, it is done.
@@ -211,6 +210,7 @@ fn refine(a: &[Vec3], b: &[Vec3], to_b: &Closest, mut turn: Mat3) -> (Mat3, Vec3
         std::mem::swap(&mut was, &mut moved);
         moved.clear();
         moved.extend(a.iter().map(|p| turn * (stretch * *p) + shift));
+        // From the second step on: the first has no step before.
         if was.len() == moved.len() {
             drift.step(&was, &moved);
         }
