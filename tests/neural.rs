@@ -353,7 +353,7 @@ fn an_unsure_plan_is_decided_by_which_likely_template_fits() {
     assert!(carried.cost <= rigkit::recognise::FITS, "{}", carried.cost);
     assert_eq!(
         carried.skeleton.joints.len(),
-        library.get("rig-human").unwrap().skeleton.joints.len()
+        library.get("rig-human").unwrap().skeleton().joints.len()
     );
     // A sure classifier is taken at its word for the plan, but a template other than the
     // human's is kept only where it fits; "other" gets the free-form skeleton.
@@ -445,7 +445,7 @@ fn auto_fits_the_recognised_plans_library_template_or_falls_back_to_free_form() 
         let skeleton = c.skeleton.as_ref().unwrap();
         assert_eq!(
             names(skeleton),
-            names(&library.get(template).unwrap().skeleton),
+            names(library.get(template).unwrap().skeleton()),
             "{rel}"
         );
         if template == "rig-human" {
@@ -500,7 +500,7 @@ fn auto_fits_the_recognised_plans_library_template_or_falls_back_to_free_form() 
                     assert!(p >= AUTO_CONFIDENCE && recognised.class == best, "{rel}");
                 }
                 assert_eq!(Some(t), recognised.class.template(), "{rel}");
-                assert_eq!(names(skeleton), names(&library.get(t).unwrap().skeleton));
+                assert_eq!(names(skeleton), names(library.get(t).unwrap().skeleton()));
             }
             None => {
                 free += 1;

@@ -184,7 +184,7 @@ fn assert_inside_as_in_template(
     let inside =
         |m: &rigkit::mesh::Mesh, p: Vec3| winding_number(&m.positions, &m.triangles, p) > 0.5;
     let was: Vec<usize> = (0..fitted.joints.len())
-        .filter(|&j| inside(&template.mesh, template.skeleton.joints[j].position()))
+        .filter(|&j| inside(template.mesh(), template.skeleton().joints[j].position()))
         .collect();
     let is = was
         .iter()
@@ -312,7 +312,7 @@ fn a_library_template_lands_on_the_fox_and_its_motion_library_plays_by_name() {
         &AutoOptions::default(),
     )
     .unwrap();
-    assert_eq!(fitted.names(), rig_fox.skeleton.names());
+    assert_eq!(fitted.names(), rig_fox.skeleton().names());
     let size = fox.mesh.bounds().longest_side();
     let back = place.inverse();
     let truth = target.skeleton.as_ref().unwrap();
@@ -435,7 +435,7 @@ fn the_human_template_fits_a_body_of_separate_parts() {
     let library = rigkit::skeleton::Library::bundled().unwrap();
     let male = library.get("rig-human").unwrap();
     // The man's body alone: the library also holds the zombie's.
-    let own_body = TemplateRig::new(male.skeleton.clone(), male.mesh.clone());
+    let own_body = TemplateRig::new(male.skeleton().clone(), male.mesh().clone());
     let zombie = load("train/mesh2motion-variations/human-zombie.glb");
     let (target, place) = varied(&in_pieces(&zombie), 17);
     let (error, _) = fit_error(&own_body, &target, place, "separate-parts");

@@ -164,7 +164,9 @@ pub fn eval_fit(args: &EvalFitArgs) -> Result<(), CliError> {
         // template meshes), unless asked.
         let candidates: Vec<&Entry> = library
             .iter()
-            .filter(|e| own || (e.file != name && e.rig.mesh.positions != character.mesh.positions))
+            .filter(|e| {
+                own || (e.file != name && e.rig.mesh().positions != character.mesh.positions)
+            })
             .collect();
         let Some(entry) = best_template(&candidates, &truth) else {
             out!("{name:<28} no template shares its joint names");
@@ -172,7 +174,7 @@ pub fn eval_fit(args: &EvalFitArgs) -> Result<(), CliError> {
         };
         let template = with_bodies(entry, &candidates, one_body);
         let source = if skeleton_only {
-            SkeletonSource::Given(entry.rig.skeleton.clone())
+            SkeletonSource::Given(entry.rig.skeleton().clone())
         } else {
             SkeletonSource::Rigged(Box::new(template))
         };
@@ -218,7 +220,7 @@ pub fn eval_fit(args: &EvalFitArgs) -> Result<(), CliError> {
                     .into_iter()
                     .filter_map(|c| {
                         let rig = bundled.get(c.template()?)?;
-                        let chosen = best_template(&candidates, &rig.skeleton)?;
+                        let chosen = best_template(&candidates, rig.skeleton())?;
                         Some((c, with_bodies(chosen, &candidates, one_body)))
                     })
                     .collect();
@@ -236,7 +238,7 @@ pub fn eval_fit(args: &EvalFitArgs) -> Result<(), CliError> {
                     Some(carried) => {
                         let fitted_rig = rigs.iter().find(|(k, _)| *k == choice.class);
                         if fitted_rig.is_some_and(|(_, rig)| {
-                            name_share(&rig.skeleton, &entry.rig.skeleton) > 0.9
+                            name_share(rig.skeleton(), entry.rig.skeleton()) > 0.9
                         }) {
                             chosen_right += 1;
                             if choice.by_fit {
@@ -368,25 +370,26 @@ pub fn eval_fit(args: &EvalFitArgs) -> Result<(), CliError> {
 /// `entry`'s template with its other stances and every other candidate body rigged with it
 /// (the same joint names) in each of its stances, unless asked for its own body alone.
 fn with_bodies(entry: &Entry, candidates: &[&Entry], one_body: bool) -> TemplateRig {
-    let mut template = entry.rig.clone();
-    if !one_body {
-        fn stances(e: &Entry) -> impl Iterator<Item = TemplateBody> + '_ {
-            (e.stances.iter()).map(|(skeleton, mesh)| TemplateBody {
-                skeleton: skeleton.clone(),
-                mesh: mesh.clone(),
-                stance: true,
-            })
-        }
-        template.bodies = stances(entry).collect();
-        for e in candidates {
-            if e.file != entry.file && name_share(&e.rig.skeleton, &entry.rig.skeleton) > 0.9 {
-                template.bodies.push(TemplateBody {
-                    skeleton: e.rig.skeleton.clone(),
-                    mesh: e.rig.mesh.clone(),
-                    stance: false,
-                });
-                template.bodies.extend(stances(e));
-            }
+    if one_body {
+        return entry.rig.clone();
+    }
+    fn stances(e: &Entry) -> impl Iterator<Item = TemplateBody> + '_ {
+        (e.stances.iter()).map(|(skeleton, mesh)| TemplateBody {
+            skeleton: skeleton.clone(),
+            mesh: mesh.clone(),
+            stance: true,
+        })
+    }
+    let mut template = TemplateRig::new(entry.rig.skeleton().clone(), entry.rig.mesh().clone());
+    template.add_bodies(stances(entry));
+    for e in candidates {
+        if e.file != entry.file && name_share(e.rig.skeleton(), entry.rig.skeleton()) > 0.9 {
+            template.add_bodies([TemplateBody {
+                skeleton: e.rig.skeleton().clone(),
+                mesh: e.rig.mesh().clone(),
+                stance: false,
+            }]);
+            template.add_bodies(stances(e));
         }
     }
     template
@@ -409,7 +412,7 @@ fn best_template<'a>(library: &[&'a Entry], truth: &Skeleton) -> Option<&'a Entr
     library
         .iter()
         .copied()
-        .map(|e| (e, name_share(&e.rig.skeleton, truth)))
+        .map(|e| (e, name_share(e.rig.skeleton(), truth)))
         .filter(|(_, share)| *share > 0.6)
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(e, _)| e)

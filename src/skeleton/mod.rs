@@ -16,6 +16,7 @@ mod templates;
 pub use carry::carrying::{Carried, carry, carry_spread};
 pub use carry::jobs::{Answers, JobError, Spread, answer};
 pub use carry::library::{Library, stances};
+use carry::prepared::Prepared;
 pub use carry::register::{axis_turns, surface_points};
 pub use curve::auto::{ChainOptions, Interior};
 pub use curve::level_sets::{ShellGraph, depth_inside, shell_graph};
@@ -111,15 +112,15 @@ impl SkeletonSource {
 }
 
 /// A template skeleton and the mesh it was rigged on, with any more bodies an artist rigged
-/// with the same template.
-#[derive(Debug, Clone, PartialEq)]
+/// with the same template. What carrying needs of its bodies that is the same every rig is
+/// worked out on its first carry and kept with it (its fields are read-only, so that stays
+/// true), so a page or a batch rigging many characters pays for it once.
+#[derive(Debug, Clone)]
 pub struct TemplateRig {
-    pub skeleton: Skeleton,
-    pub mesh: Mesh,
-    /// More bodies rigged with this template: each the artist's placement of the template's
-    /// joints (by name; some may be missing) and the mesh. A fit carries every body and
-    /// blends the placements of those that fit best.
-    pub bodies: Vec<TemplateBody>,
+    skeleton: Skeleton,
+    mesh: Mesh,
+    bodies: Vec<TemplateBody>,
+    prepared: OnceLock<Prepared>,
 }
 
 /// One more body rigged with a template ([`TemplateRig::bodies`]).
@@ -140,7 +141,44 @@ impl TemplateRig {
             skeleton,
             mesh,
             bodies: Vec::new(),
+            prepared: OnceLock::new(),
         }
+    }
+
+    /// More bodies rigged with this template ([`Self::bodies`]).
+    pub fn add_bodies(&mut self, bodies: impl IntoIterator<Item = TemplateBody>) {
+        self.bodies.extend(bodies);
+        self.prepared = OnceLock::new();
+    }
+
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+
+    /// The mesh the template's artist rigged it on.
+    pub fn mesh(&self) -> &Mesh {
+        &self.mesh
+    }
+
+    /// More bodies rigged with this template: each the artist's placement of the template's
+    /// joints (by name; some may be missing) and the mesh. A fit carries every body and
+    /// blends the placements of those that fit best.
+    pub fn bodies(&self) -> &[TemplateBody] {
+        &self.bodies
+    }
+
+    /// What carrying needs of the bodies that is the same every rig, worked out once.
+    fn prepared(&self) -> &Prepared {
+        self.prepared.get_or_init(|| Prepared::of(self))
+    }
+}
+
+impl PartialEq for TemplateRig {
+    /// The same skeleton on the same bodies, whether or not either was carried yet.
+    fn eq(&self, other: &Self) -> bool {
+        (self.skeleton == other.skeleton)
+            && (self.mesh == other.mesh)
+            && (self.bodies == other.bodies)
     }
 }
 

@@ -7,7 +7,7 @@ use super::jobs::{self, Bend, Job, Rank, Spread};
 use super::register;
 use super::steps::{Fit, Ranked, agreed_turn, alike};
 use super::warp::WARP_POINTS;
-use crate::mesh::{Mesh, winding_number};
+use crate::mesh::Mesh;
 use crate::parallel;
 use crate::rig::Skeleton;
 use crate::skeleton::templates::legs;
@@ -15,7 +15,7 @@ use crate::skeleton::{Body, Interior, JOINT_MARGIN, TemplateRig, align};
 
 /// Surface samples per body: all of them tell where the feet point, the first
 /// [`WARP_POINTS`] are bent, the first [`register::POINTS`] overlaid.
-const SAMPLES: usize = 2000;
+pub(super) const SAMPLES: usize = 2000;
 
 /// How much more bending halves (e⁻¹) a body's say in a blended fit, as a share of the least.
 const BLEND: f32 = 0.1;
@@ -100,8 +100,12 @@ struct Bends {
 
 impl<'a> Carrying<'a> {
     fn new(mesh: &'a Mesh, body: &'a Body, rig: &'a TemplateRig) -> Self {
-        let bodies = std::iter::once((&rig.skeleton, &rig.mesh, false))
-            .chain(rig.bodies.iter().map(|b| (&b.skeleton, &b.mesh, b.stance)))
+        let bodies = std::iter::once((rig.skeleton(), rig.mesh(), false))
+            .chain(
+                rig.bodies()
+                    .iter()
+                    .map(|b| (&b.skeleton, &b.mesh, b.stance)),
+            )
             .collect();
         Self {
             mesh,
@@ -117,10 +121,10 @@ impl<'a> Carrying<'a> {
     /// agree on which way the mesh stands and faces: one body may fit best upside down (a
     /// rabbit's long ears taken for legs) where most of the others do not.
     fn rank_jobs(&self) -> Vec<Rank> {
-        (self.bodies.iter())
-            .map(|&(_, template_mesh, stance)| Rank {
+        (self.bodies.iter().zip(&self.rig.prepared().samples))
+            .map(|(&(_, _, stance), samples)| Rank {
                 target: self.target.clone(),
-                template: register::surface_points(template_mesh, SAMPLES),
+                template: samples.clone(),
                 stance,
                 size: self.size,
             })
@@ -181,22 +185,13 @@ impl<'a> Carrying<'a> {
         }
         let mesh = self.mesh;
         let interior = self.body.interior(mesh);
-        // Which joints lay inside each artist's body; a stance, baked from the body before
-        // it, keeps its joints where they were.
-        let mut was_inside: Vec<Vec<bool>> = Vec::with_capacity(self.bodies.len());
-        for &(skeleton, template_mesh, stance) in &self.bodies {
-            let inside = match was_inside.last() {
-                Some(last) if stance && last.len() == skeleton.joints.len() => last.clone(),
-                _ => inside_body(skeleton, template_mesh),
-            };
-            was_inside.push(inside);
-        }
+        let was_inside = &self.rig.prepared().inside;
         let costs: Vec<f32> = (fits.iter())
             .map(|f| f.as_ref().map_or(f32::INFINITY, |f| f.warp.cost))
             .collect();
         // Only bodies with a say are placed (placing keeps joints inside the mesh, which sums
         // winding numbers): the first always, as its joints say which joints there are.
-        let work: Vec<_> = (self.bodies.iter().zip(&was_inside).zip(&fits))
+        let work: Vec<_> = (self.bodies.iter().zip(was_inside).zip(&fits))
             .zip(says(&costs))
             .enumerate()
             .filter(|&(i, (_, say))| i == 0 || say >= SAY)
@@ -254,20 +249,13 @@ fn fit_hips(
     interior: &Interior<'_>,
     rig: &TemplateRig,
 ) {
-    if !legs::has_legs(&rig.skeleton) {
+    let Some(template_fork) = rig.prepared().fork else {
         return;
-    }
+    };
     let Some(fork) = legs::fork(&body.solid, up) else {
         return;
     };
-    let options = crate::skeleton::AutoOptions::default();
-    let template_body =
-        crate::volume::capped_solid(&rig.mesh, options.resolution, options.max_solid_voxels);
-    let Some(template_fork) = template_body.and_then(|(solid, _)| legs::fork(&solid, Vec3::Y))
-    else {
-        return;
-    };
-    legs::fit_hips(skeleton, up, fork, &rig.skeleton, template_fork, &|p| {
+    legs::fit_hips(skeleton, up, fork, rig.skeleton(), template_fork, &|p| {
         just_inside(interior, p)
     });
 }
@@ -332,21 +320,6 @@ fn says(costs: &[f32]) -> Vec<f32> {
             } else {
                 0.0
             }
-        })
-        .collect()
-}
-
-/// Which of `skeleton`'s joints lie inside `template_mesh`.
-fn inside_body(skeleton: &Skeleton, template_mesh: &Mesh) -> Vec<bool> {
-    skeleton
-        .joints
-        .iter()
-        .map(|j| {
-            winding_number(
-                &template_mesh.positions,
-                &template_mesh.triangles,
-                j.position(),
-            ) > 0.5
         })
         .collect()
 }

@@ -146,11 +146,11 @@ impl Library {
             };
             let rig = match entries.iter().position(|(n, _)| n == name) {
                 Some(i) => {
-                    entries[i].1.bodies.push(TemplateBody {
+                    entries[i].1.add_bodies([TemplateBody {
                         skeleton,
                         mesh,
                         stance: false,
-                    });
+                    }]);
                     &mut entries[i].1
                 }
                 None => {
@@ -159,12 +159,11 @@ impl Library {
                     &mut entries[last].1
                 }
             };
-            rig.bodies
-                .extend(bodies.map(|(skeleton, mesh)| TemplateBody {
-                    skeleton,
-                    mesh,
-                    stance: true,
-                }));
+            rig.add_bodies(bodies.map(|(skeleton, mesh)| TemplateBody {
+                skeleton,
+                mesh,
+                stance: true,
+            }));
         }
         Ok(Self { entries })
     }
@@ -181,9 +180,7 @@ impl Library {
     pub fn matching(&self, skeleton: &Skeleton) -> Option<&TemplateRig> {
         let n = skeleton.joints.len();
         self.entries.iter().map(|(_, rig)| rig).find(|rig| {
-            let names: std::collections::HashSet<&str> = rig
-                .skeleton
-                .joints
+            let names: std::collections::HashSet<&str> = (rig.skeleton().joints)
                 .iter()
                 .map(|j| j.name.as_str())
                 .collect();
@@ -192,7 +189,7 @@ impl Library {
                     .joints
                     .iter()
                     .all(|j| names.contains(j.name.as_str()))
-                && rig.skeleton.joints.len() * 10 <= n * 11
+                && rig.skeleton().joints.len() * 10 <= n * 11
         })
     }
 
