@@ -167,6 +167,13 @@ impl TemplateRig {
         &self.bodies
     }
 
+    /// Every body carried: the template's own first, then [`Self::bodies`], each with whether
+    /// it is a stance.
+    fn every_body(&self) -> impl Iterator<Item = (&Skeleton, &Mesh, bool)> {
+        std::iter::once((&self.skeleton, &self.mesh, false))
+            .chain((self.bodies.iter()).map(|b| (&b.skeleton, &b.mesh, b.stance)))
+    }
+
     /// What carrying needs of the bodies that is the same every rig, worked out once.
     fn prepared(&self) -> &Prepared {
         self.prepared.get_or_init(|| Prepared::of(self))

@@ -100,13 +100,7 @@ struct Bends {
 
 impl<'a> Carrying<'a> {
     fn new(mesh: &'a Mesh, body: &'a Body, rig: &'a TemplateRig) -> Self {
-        let bodies = std::iter::once((rig.skeleton(), rig.mesh(), false))
-            .chain(
-                rig.bodies()
-                    .iter()
-                    .map(|b| (&b.skeleton, &b.mesh, b.stance)),
-            )
-            .collect();
+        let bodies = rig.every_body().collect();
         Self {
             mesh,
             body,

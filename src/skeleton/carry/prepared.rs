@@ -29,14 +29,7 @@ pub(in crate::skeleton) struct Prepared {
 
 impl Prepared {
     pub fn of(rig: &TemplateRig) -> Self {
-        let bodies: Vec<(&Skeleton, &Mesh, bool)> =
-            std::iter::once((rig.skeleton(), rig.mesh(), false))
-                .chain(
-                    rig.bodies()
-                        .iter()
-                        .map(|b| (&b.skeleton, &b.mesh, b.stance)),
-                )
-                .collect();
+        let bodies: Vec<(&Skeleton, &Mesh, bool)> = rig.every_body().collect();
         let samples = (bodies.iter())
             .map(|&(_, mesh, _)| register::surface_points(mesh, SAMPLES))
             .collect();
