@@ -12,7 +12,7 @@ use super::{
     skin_weights_from,
 };
 use crate::mesh::Mesh;
-use crate::recognise::{Recognition, describe};
+use crate::recognise::{Recognition, describe_with};
 use crate::rig::{Skeleton, SkinWeights};
 use crate::skin::{SkinOptions, geodesic_skin};
 
@@ -50,12 +50,17 @@ impl Networks {
         })
     }
 
-    /// The body plan the classifier sees in `mesh`; awaits the device's read-back.
+    /// The body plan the classifier sees in `mesh`, whose free-form skeleton is `free_form`
+    /// ([`describe_with`]); awaits the device's read-back.
     ///
     /// # Errors
     /// [`NeuralError::Describe`] for a mesh without area or extent, or a failed read-back.
-    pub async fn recognise_async(&self, mesh: &Mesh) -> Result<Recognition, NeuralError> {
-        let features = features_tensor(&describe(mesh)?, &self.device)?;
+    pub async fn recognise_async(
+        &self,
+        mesh: &Mesh,
+        free_form: Option<&Skeleton>,
+    ) -> Result<Recognition, NeuralError> {
+        let features = features_tensor(&describe_with(mesh, free_form)?, &self.device)?;
         Ok(Recognition {
             probabilities: read_async(self.plan.probabilities(features)).await?,
         })

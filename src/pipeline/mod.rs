@@ -59,6 +59,9 @@ struct Resolved<'a> {
     source: Cow<'a, SkeletonSource>,
     recognised: Option<Recognised>,
     carried: Option<crate::rig::Skeleton>,
+    /// The free-form skeleton, where recognising the body made it (the classifier reads the
+    /// body's limbs from it): the answer when no template is kept.
+    free_form: Option<crate::rig::Skeleton>,
 }
 
 /// `source` with [`SkeletonSource::Recognise`] resolved by the classifier in `networks`
@@ -69,21 +72,29 @@ async fn resolve<'a>(
     source: &'a SkeletonSource,
     mesh: &crate::mesh::Mesh,
     body: &Body,
+    options: &AutoOptions,
     networks: Option<&Networks>,
     spread: Option<&dyn Spread>,
 ) -> Result<Resolved<'a>, NeuralError> {
-    let free = Resolved {
-        source: Cow::Owned(SkeletonSource::Template(Template::FreeForm)),
-        recognised: None,
-        carried: None,
-    };
+    let free_form = SkeletonSource::Template(Template::FreeForm);
     let (SkeletonSource::Recognise, Some(networks)) = (source, networks) else {
         return Ok(Resolved {
             source: Cow::Borrowed(source),
-            ..free
+            recognised: None,
+            carried: None,
+            free_form: None,
         });
     };
-    let recognition = match networks.recognise_async(mesh).await {
+    // Made once, in the body already voxelised: the classifier reads it, and it is the
+    // answer when no template is kept.
+    let made = skeleton_in(mesh, body, &free_form, options).ok();
+    let free = Resolved {
+        source: Cow::Owned(free_form),
+        recognised: None,
+        carried: None,
+        free_form: made.clone(),
+    };
+    let recognition = match networks.recognise_async(mesh, made.as_ref()).await {
         Ok(recognition) => recognition,
         #[cfg(feature = "compute")]
         Err(NeuralError::Describe(_)) => return Ok(free),
@@ -108,6 +119,7 @@ async fn resolve<'a>(
             source: Cow::Borrowed(source),
             recognised: Some(recognised),
             carried: Some(carried.skeleton),
+            free_form: None,
         },
         None => Resolved {
             recognised: Some(recognised),
@@ -162,12 +174,26 @@ pub async fn rig_character_async<N: Deref<Target = Networks>>(
         source,
         recognised,
         carried,
-    } = resolve(&request.source, mesh, &body, networks.as_deref(), spread).await?;
+        free_form,
+    } = resolve(
+        &request.source,
+        mesh,
+        &body,
+        &options,
+        networks.as_deref(),
+        spread,
+    )
+    .await?;
     // A carried template is the library's, not the free-form skeleton the head refines.
     let refine = carried.is_none() && refines(&source);
-    let mut skeleton = match carried {
-        Some(skeleton) => skeleton,
-        None => skeleton_in(mesh, &body, &source, &options)?,
+    let mut skeleton = match (carried, free_form) {
+        (Some(skeleton), _) => skeleton,
+        (None, Some(free_form))
+            if matches!(*source, SkeletonSource::Template(Template::FreeForm)) =>
+        {
+            free_form
+        }
+        _ => skeleton_in(mesh, &body, &source, &options)?,
     };
     if let Some(n) = &networks
         && request.methods.skeleton == Method::Neural
@@ -372,7 +398,11 @@ mod no_networks {
             match *self {}
         }
 
-        pub async fn recognise_async(&self, _: &Mesh) -> Result<Recognition, NeuralError> {
+        pub async fn recognise_async(
+            &self,
+            _: &Mesh,
+            _: Option<&Skeleton>,
+        ) -> Result<Recognition, NeuralError> {
             match *self {}
         }
 

@@ -36,10 +36,20 @@ pub enum DescribeError {
 /// # Errors
 /// [`DescribeError`] for a mesh without area or extent.
 pub fn describe(mesh: &Mesh) -> Result<Vec<f32>, DescribeError> {
-    let points = surface_points(mesh, SAMPLES).ok_or(DescribeError::NoSurface)?;
     // Without a skeleton (a flat plane has no volume) the limb features stay zero.
     let skeleton = auto_skeleton(mesh, &AutoOptions::default()).ok();
-    describe_samples(&points, skeleton.as_ref())
+    describe_with(mesh, skeleton.as_ref())
+}
+
+/// [`describe`] with the mesh's free-form skeleton already made (by [`auto_skeleton`] with
+/// the default options; none where the mesh has no volume), as a rig that voxelised the
+/// body once makes it.
+///
+/// # Errors
+/// [`DescribeError`] for a mesh without area or extent.
+pub fn describe_with(mesh: &Mesh, free_form: Option<&Skeleton>) -> Result<Vec<f32>, DescribeError> {
+    let points = surface_points(mesh, SAMPLES).ok_or(DescribeError::NoSurface)?;
+    describe_samples(&points, free_form)
 }
 
 /// [`describe`] from surface samples and the free-form skeleton.

@@ -9,4 +9,4 @@ mod descriptor;
 
 pub use choose::{Choice, FITS, PLAUSIBLE, TRIED, choose};
 pub use classes::{AUTO_CONFIDENCE, BodyClass, Recognition};
-pub use descriptor::{DescribeError, FEATURES, describe, describe_samples};
+pub use descriptor::{DescribeError, FEATURES, describe, describe_samples, describe_with};

@@ -9,6 +9,7 @@ use glam::Vec3;
 use super::carrying::SAMPLES;
 use super::register;
 use crate::mesh::{Mesh, winding_number};
+use crate::parallel;
 use crate::rig::Skeleton;
 use crate::skeleton::templates::legs::{self, Fork};
 use crate::skeleton::{AutoOptions, TemplateRig};
@@ -30,31 +31,46 @@ pub(in crate::skeleton) struct Prepared {
 impl Prepared {
     pub fn of(rig: &TemplateRig) -> Self {
         let bodies: Vec<(&Skeleton, &Mesh, bool)> = rig.every_body().collect();
-        let samples = (bodies.iter())
-            .map(|&(_, mesh, _)| register::surface_points(mesh, SAMPLES))
-            .collect();
-        let mut inside: Vec<Vec<bool>> = Vec::with_capacity(bodies.len());
-        for &(skeleton, mesh, stance) in &bodies {
-            let flags = match inside.last() {
-                Some(last) if stance && last.len() == skeleton.joints.len() => last.clone(),
-                _ => inside_body(skeleton, mesh),
-            };
-            inside.push(flags);
-        }
-        let fork = legs::has_legs(rig.skeleton())
-            .then(|| {
-                let options = AutoOptions::default();
-                let (solid, _) =
-                    capped_solid(rig.mesh(), options.resolution, options.max_solid_voxels)?;
-                legs::fork(&solid, Vec3::Y)
+        // A stance with as many joints as the body before it keeps that body's answer.
+        let copies: Vec<bool> = (bodies.iter().enumerate())
+            .map(|(i, &(skeleton, _, stance))| {
+                stance && i > 0 && bodies[i - 1].0.joints.len() == skeleton.joints.len()
             })
-            .flatten();
+            .collect();
+        let ((samples, mut inside), fork) = parallel::join(
+            || {
+                let samples = parallel::map(&bodies, |&(_, mesh, _)| {
+                    register::surface_points(mesh, SAMPLES)
+                });
+                let inside: Vec<Option<Vec<bool>>> = parallel::map(
+                    &bodies.iter().zip(&copies).collect::<Vec<_>>(),
+                    |&(&(skeleton, mesh, _), &copy)| (!copy).then(|| inside_body(skeleton, mesh)),
+                );
+                (samples, inside)
+            },
+            || own_fork(rig),
+        );
+        for i in 1..inside.len() {
+            if inside[i].is_none() {
+                inside[i] = inside[i - 1].clone();
+            }
+        }
         Self {
             samples,
-            inside,
+            inside: inside.into_iter().map(Option::unwrap_or_default).collect(),
             fork,
         }
     }
+}
+
+/// Where the legs of `rig`'s own body fork, standing along +Y.
+fn own_fork(rig: &TemplateRig) -> Option<Fork> {
+    if !legs::has_legs(rig.skeleton()) {
+        return None;
+    }
+    let options = AutoOptions::default();
+    let (solid, _) = capped_solid(rig.mesh(), options.resolution, options.max_solid_voxels)?;
+    legs::fork(&solid, Vec3::Y)
 }
 
 /// Which of `skeleton`'s joints lie inside `mesh`.

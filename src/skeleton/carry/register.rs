@@ -11,6 +11,7 @@ use glam::{Mat3, Quat, Vec3};
 
 use super::closest::{Closest, Drift, Partner};
 use crate::mesh::Mesh;
+use crate::parallel;
 use crate::random::Rng;
 
 /// Surface points per body.
@@ -78,20 +79,19 @@ pub fn overlays(a: &[Vec3], b: &[Vec3]) -> Vec<(Overlay, f32)> {
     let to_b = Closest::new(&b);
     let to_a = Closest::new(&a);
     let starts = basin_starts(&a, &to_a, &b, &to_b);
-    let mut refined: Vec<(Overlay, f32)> = starts
-        .into_iter()
-        .map(|turn| {
-            let (turn, stretch, shift, distance) = refine(&a, &b, &to_b, turn);
-            // Back from the normalised frames: p ↦ sb·(turn·(stretch⊙(p−ca)/sa) + shift) + cb.
-            let overlay = Overlay {
-                turn,
-                stretch: stretch * (sb / sa),
-                from: ca,
-                to: cb + shift * sb,
-            };
-            (overlay, distance)
-        })
-        .collect();
+    // Each start refined side by side (a template of one body would otherwise refine its
+    // three one after another on one core).
+    let mut refined: Vec<(Overlay, f32)> = parallel::map(&starts, |&turn| {
+        let (turn, stretch, shift, distance) = refine(&a, &b, &to_b, turn);
+        // Back from the normalised frames: p ↦ sb·(turn·(stretch⊙(p−ca)/sa) + shift) + cb.
+        let overlay = Overlay {
+            turn,
+            stretch: stretch * (sb / sa),
+            from: ca,
+            to: cb + shift * sb,
+        };
+        (overlay, distance)
+    });
     refined.sort_by(|x, y| x.1.total_cmp(&y.1));
     refined
 }
@@ -216,14 +216,14 @@ fn refine(a: &[Vec3], b: &[Vec3], to_b: &Closest, mut turn: Mat3) -> (Mat3, Vec3
         }
         let to_moved = Closest::new(&moved);
         let mut pairs: Vec<(Vec3, Vec3)> = Vec::with_capacity(a.len() + b.len());
-        for ((m, p), partner) in moved.iter().zip(a).zip(&mut partner_in_b) {
-            let nearest = to_b.follow(*m, partner, b, 0.0);
-            pairs.push((*p, b[nearest]));
-        }
-        for (q, partner) in b.iter().zip(&mut partner_in_a) {
-            let nearest = to_moved.follow(*q, partner, &moved, drift.0);
-            pairs.push((a[nearest], *q));
-        }
+        let in_b = parallel::map_with(&moved, &mut partner_in_b, |m, partner| {
+            to_b.follow(*m, partner, b, 0.0)
+        });
+        pairs.extend(a.iter().zip(in_b).map(|(p, nearest)| (*p, b[nearest])));
+        let in_a = parallel::map_with(b, &mut partner_in_a, |q, partner| {
+            to_moved.follow(*q, partner, &moved, drift.0)
+        });
+        pairs.extend(b.iter().zip(in_a).map(|(q, nearest)| (a[nearest], *q)));
         let n = pairs.len() as f32;
         let ca = pairs.iter().map(|p| p.0).sum::<Vec3>() / n;
         let cb = pairs.iter().map(|p| p.1).sum::<Vec3>() / n;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::register::POINTS;
 use super::warp::WARP_POINTS;
 use super::{register, warp};
+use crate::parallel;
 
 /// Overlays whose bending costs are within this ratio of the least are told apart by the
 /// feet.
@@ -106,10 +107,13 @@ pub(in crate::skeleton) fn ranked(
     }
     let template = template.as_slice();
     let reach = LIKELY * overlays.first().map_or(f32::INFINITY, |o| o.1);
-    let fits = (overlays.into_iter())
+    let likely: Vec<register::Overlay> = (overlays.into_iter())
         .filter(|&(_, apart)| apart <= reach)
-        .map(|(overlay, _)| bent(overlay, template, target, size))
+        .map(|(overlay, _)| overlay)
         .collect();
+    // Side by side: a body bends one to four overlays, and a template of one or two bodies
+    // would otherwise leave cores waiting on the last.
+    let fits = parallel::map(&likely, |overlay| bent(*overlay, template, target, size));
     Ranked::Bent(prefer(
         fits,
         |f| f.warp.cost,
@@ -192,9 +196,12 @@ pub(in crate::skeleton) fn bent_turned(
     target: &[Vec3],
     template: &[Vec3],
 ) -> Option<Fit> {
-    (overlays.iter())
+    let alike: Vec<register::Overlay> = (overlays.iter())
         .filter(|(overlay, _)| alike(overlay.turn, turn))
-        .map(|(overlay, _)| bent(*overlay, template, target, size))
+        .map(|(overlay, _)| *overlay)
+        .collect();
+    parallel::map(&alike, |overlay| bent(*overlay, template, target, size))
+        .into_iter()
         .min_by(|a, b| a.warp.cost.total_cmp(&b.warp.cost))
 }
 

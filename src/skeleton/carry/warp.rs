@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::closest::{Closest, Drift, Partner};
 use super::register::chamfer;
+use crate::parallel;
 
 /// A smooth displacement of the overlaid template body onto the target surface: per surface
 /// point of the template, where it moved.
@@ -54,15 +55,21 @@ impl Warp {
                 let to_moved = Closest::new(&moved);
                 let mut pull = vec![Vec3::ZERO; points.len()];
                 let mut count = vec![0.0f32; points.len()];
-                for ((p, partner), (pull, count)) in
-                    (moved.iter().zip(&mut to_goal_partners)).zip(pull.iter_mut().zip(&mut count))
+                // The questions side by side (a lone bend is what a carry last waits on),
+                // the pulls summed in order.
+                let nearest = parallel::map_with(&moved, &mut to_goal_partners, |p, partner| {
+                    to_goal.follow(*p, partner, goal, 0.0)
+                });
+                for (((p, &nearest), pull), count) in
+                    (moved.iter().zip(&nearest)).zip(&mut pull).zip(&mut count)
                 {
-                    let nearest = to_goal.follow(*p, partner, goal, 0.0);
                     *pull += goal[nearest] - *p;
                     *count += 1.0;
                 }
-                for (q, partner) in goal.iter().zip(&mut from_goal_partners) {
-                    let i = to_moved.follow(*q, partner, &moved, drift.0);
+                let nearest = parallel::map_with(goal, &mut from_goal_partners, |q, partner| {
+                    to_moved.follow(*q, partner, &moved, drift.0)
+                });
+                for (q, i) in goal.iter().zip(nearest) {
                     pull[i] += *q - moved[i];
                     count[i] += 1.0;
                 }
