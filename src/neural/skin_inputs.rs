@@ -11,6 +11,7 @@ use glam::Vec3;
 use super::NeuralError;
 use super::shape::ShapeInput;
 use crate::mesh::{Mesh, vertex_normals};
+use crate::parallel;
 use crate::rig::{JointId, Skeleton, SkinWeights};
 use crate::skin::bone_segments;
 
@@ -75,6 +76,28 @@ impl SkinInputs {
             .map(|s| (s.joint, unit.apply(s.start), unit.apply(s.end)))
             .collect();
         let bones = bone_tokens(skeleton, &segments, &unit);
+        let islands = Islands::of(mesh);
+        let island_weight = islands.mean_weights(geometric);
+        let vertex = Vertex {
+            unit: &unit,
+            segments: &segments,
+            geometric,
+            islands: &islands,
+            island_weight: &island_weight,
+        };
+        // Each vertex's inputs stand alone: gathered side by side a block at a time, then laid
+        // end to end in order.
+        let blocks: Vec<std::ops::Range<usize>> = (0..n)
+            .step_by(BLOCK)
+            .map(|v| v..(v + BLOCK).min(n))
+            .collect();
+        let gathered = parallel::map(&blocks, |block| {
+            let mut part = Gathered::with_capacity(block.len());
+            for v in block.clone() {
+                vertex.gather(v, mesh.positions[v], normals[v], &mut part);
+            }
+            part
+        });
         let mut out = Self {
             shape,
             vertex_count: n,
@@ -85,65 +108,110 @@ impl SkinInputs {
             pairs: Vec::with_capacity(n * CANDIDATES * PAIR_FEATURES),
             valid: Vec::with_capacity(n * CANDIDATES),
         };
-        let islands = Islands::of(mesh);
-        let island_weight = islands.mean_weights(geometric);
-        // Nearest point of each joint's bones to the vertex, per joint.
-        let mut nearest: Vec<(f32, JointId, Vec3, Vec3, f32)> = Vec::new();
-        for (v, (&position, normal)) in mesh.positions.iter().zip(&normals).enumerate() {
-            let p = unit.apply(position);
-            let normal = normal.normalize_or_zero();
-            out.vertices
-                .extend([p.x, p.y, p.z, normal.x, normal.y, normal.z]);
-            nearest.clear();
-            for &(joint, start, end) in &segments {
-                let (distance, t) = segment_distance(p, start, end);
-                match nearest.iter_mut().find(|e| e.1 == joint) {
-                    Some(e) if e.0 <= distance => {}
-                    Some(e) => *e = (distance, joint, start, end, t),
-                    None => nearest.push((distance, joint, start, end, t)),
-                }
-            }
-            nearest.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let closest = nearest.first().map_or(1.0, |e| e.0).max(1e-4);
-            for k in 0..CANDIDATES {
-                let Some(&(distance, joint, start, end, t)) = nearest.get(k) else {
-                    out.candidates.push(0);
-                    out.valid.push(0.0);
-                    out.pairs.extend([0.0; PAIR_FEATURES]);
-                    continue;
-                };
-                let w = geometric
-                    .influences(v)
-                    .iter()
-                    .find(|i| i.joint == joint)
-                    .map_or(0.0, |i| i.weight);
-                let on_bone = start + (end - start) * t;
-                let facing = (on_bone - p).normalize_or_zero().dot(normal);
-                let (a, b) = (start - p, end - p);
-                out.candidates.push(joint.0);
-                out.valid.push(1.0);
-                out.pairs.extend([
-                    distance * 10.0,
-                    (distance / closest).min(10.0),
-                    w, // GEOMETRIC_WEIGHT
-                    a.x * 10.0,
-                    a.y * 10.0,
-                    a.z * 10.0,
-                    b.x * 10.0,
-                    b.y * 10.0,
-                    b.z * 10.0,
-                    t,
-                    facing,
-                    k as f32 / CANDIDATES as f32,
-                    island_weight
-                        .get(&(islands.of_vertex[v], joint.0))
-                        .copied()
-                        .unwrap_or(0.0),
-                    islands.share[islands.of_vertex[v] as usize],
-                ]);
-            }
+        for part in gathered {
+            out.vertices.extend(part.vertices);
+            out.candidates.extend(part.candidates);
+            out.pairs.extend(part.pairs);
+            out.valid.extend(part.valid);
         }
         Ok(out)
+    }
+}
+
+/// Vertices gathered per block by one thread.
+const BLOCK: usize = 1024;
+
+/// What every vertex's inputs are gathered from.
+struct Vertex<'a> {
+    unit: &'a crate::mesh::UnitBox,
+    segments: &'a [(JointId, Vec3, Vec3)],
+    geometric: &'a SkinWeights,
+    islands: &'a Islands,
+    island_weight: &'a HashMap<(u32, u32), f32>,
+}
+
+/// Some vertices' inputs, in the layout of [`SkinInputs`].
+struct Gathered {
+    vertices: Vec<f32>,
+    candidates: Vec<u32>,
+    pairs: Vec<f32>,
+    valid: Vec<f32>,
+}
+
+impl Gathered {
+    fn with_capacity(n: usize) -> Self {
+        Self {
+            vertices: Vec::with_capacity(n * VERTEX_FEATURES),
+            candidates: Vec::with_capacity(n * CANDIDATES),
+            pairs: Vec::with_capacity(n * CANDIDATES * PAIR_FEATURES),
+            valid: Vec::with_capacity(n * CANDIDATES),
+        }
+    }
+}
+
+impl Vertex<'_> {
+    /// Vertex `v`'s inputs (at `position`, with the surface's `normal`), added to `out`.
+    fn gather(&self, v: usize, position: Vec3, normal: Vec3, out: &mut Gathered) {
+        let Self {
+            unit,
+            segments,
+            geometric,
+            islands,
+            island_weight,
+        } = *self;
+        // Nearest point of each joint's bones to the vertex, per joint.
+        let mut nearest: Vec<(f32, JointId, Vec3, Vec3, f32)> = Vec::new();
+        let p = unit.apply(position);
+        let normal = normal.normalize_or_zero();
+        out.vertices
+            .extend([p.x, p.y, p.z, normal.x, normal.y, normal.z]);
+        for &(joint, start, end) in segments {
+            let (distance, t) = segment_distance(p, start, end);
+            match nearest.iter_mut().find(|e| e.1 == joint) {
+                Some(e) if e.0 <= distance => {}
+                Some(e) => *e = (distance, joint, start, end, t),
+                None => nearest.push((distance, joint, start, end, t)),
+            }
+        }
+        nearest.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let closest = nearest.first().map_or(1.0, |e| e.0).max(1e-4);
+        for k in 0..CANDIDATES {
+            let Some(&(distance, joint, start, end, t)) = nearest.get(k) else {
+                out.candidates.push(0);
+                out.valid.push(0.0);
+                out.pairs.extend([0.0; PAIR_FEATURES]);
+                continue;
+            };
+            let w = geometric
+                .influences(v)
+                .iter()
+                .find(|i| i.joint == joint)
+                .map_or(0.0, |i| i.weight);
+            let on_bone = start + (end - start) * t;
+            let facing = (on_bone - p).normalize_or_zero().dot(normal);
+            let (a, b) = (start - p, end - p);
+            out.candidates.push(joint.0);
+            out.valid.push(1.0);
+            out.pairs.extend([
+                distance * 10.0,
+                (distance / closest).min(10.0),
+                w, // GEOMETRIC_WEIGHT
+                a.x * 10.0,
+                a.y * 10.0,
+                a.z * 10.0,
+                b.x * 10.0,
+                b.y * 10.0,
+                b.z * 10.0,
+                t,
+                facing,
+                k as f32 / CANDIDATES as f32,
+                island_weight
+                    .get(&(islands.of_vertex[v], joint.0))
+                    .copied()
+                    .unwrap_or(0.0),
+                islands.share[islands.of_vertex[v] as usize],
+            ]);
+        }
     }
 }
 

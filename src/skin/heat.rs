@@ -7,6 +7,8 @@
 
 use glam::Vec3;
 
+use crate::parallel;
+
 /// The surface operator for one welded mesh: cotangent Laplacian rows (compressed, one slice
 /// of `columns`/`weights` per vertex) and vertex areas.
 pub struct HeatSurface {
@@ -104,10 +106,13 @@ impl HeatSurface {
         starts: &[Option<&[f32]>],
     ) -> Vec<Vec<f32>> {
         if targets.len() > BATCH {
-            return targets
-                .chunks(BATCH)
+            // Batches side by side: each target's solve is its own, whatever it is batched with.
+            let batches: Vec<_> = (targets.chunks(BATCH))
                 .zip(starts.chunks(BATCH).chain(std::iter::repeat(&[][..])))
-                .flat_map(|(t, s)| self.solve_many(conductance, t, s))
+                .collect();
+            return parallel::map(&batches, |(t, s)| self.solve_many(conductance, t, s))
+                .into_iter()
+                .flatten()
                 .collect();
         }
         let n = self.vertex_count();
