@@ -16,7 +16,8 @@ pub fn map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync + Send) -> 
 }
 
 /// `f` of every item with its own state (changed in place), in order: many small questions
-/// that each remember their last answer. Items go to a thread at least [`CHUNK`] at a time.
+/// that each remember their last answer. Items go to a thread at least 128 at a time: each is a
+/// few microseconds of work, and handing work over costs about as much.
 pub fn map_with<T: Sync, S: Send, U: Send>(
     items: &[T],
     states: &mut [S],
@@ -26,7 +27,7 @@ pub fn map_with<T: Sync, S: Send, U: Send>(
     {
         use rayon::prelude::*;
         (items.par_iter().zip(states.par_iter_mut()))
-            .with_min_len(CHUNK)
+            .with_min_len(128)
             .map(|(item, state)| f(item, state))
             .collect()
     }
@@ -39,10 +40,6 @@ pub fn map_with<T: Sync, S: Send, U: Send>(
             .collect()
     }
 }
-
-/// Items below this many are not split between threads by [`map_with`]: each is a
-/// few microseconds of work, and handing work over costs about as much.
-pub const CHUNK: usize = 128;
 
 /// `a()` and `b()`, side by side where there are threads.
 pub fn join<A: Send, B: Send>(
