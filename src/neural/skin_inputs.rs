@@ -93,8 +93,9 @@ impl SkinInputs {
             .collect();
         let gathered = parallel::map(&blocks, |block| {
             let mut part = Gathered::with_capacity(block.len());
+            let mut nearest = Vec::new();
             for v in block.clone() {
-                vertex.gather(v, mesh.positions[v], normals[v], &mut part);
+                vertex.gather(v, mesh.positions[v], normals[v], &mut nearest, &mut part);
             }
             part
         });
@@ -150,8 +151,16 @@ impl Gathered {
 }
 
 impl Vertex<'_> {
-    /// Vertex `v`'s inputs (at `position`, with the surface's `normal`), added to `out`.
-    fn gather(&self, v: usize, position: Vec3, normal: Vec3, out: &mut Gathered) {
+    /// Vertex `v`'s inputs (at `position`, with the surface's `normal`), added to `out`;
+    /// `nearest` is room for the nearest point of each joint's bones, kept between vertices.
+    fn gather(
+        &self,
+        v: usize,
+        position: Vec3,
+        normal: Vec3,
+        nearest: &mut Vec<(f32, JointId, Vec3, Vec3, f32)>,
+        out: &mut Gathered,
+    ) {
         let Self {
             unit,
             segments,
@@ -159,12 +168,12 @@ impl Vertex<'_> {
             islands,
             island_weight,
         } = *self;
-        // Nearest point of each joint's bones to the vertex, per joint.
-        let mut nearest: Vec<(f32, JointId, Vec3, Vec3, f32)> = Vec::new();
         let p = unit.apply(position);
         let normal = normal.normalize_or_zero();
         out.vertices
             .extend([p.x, p.y, p.z, normal.x, normal.y, normal.z]);
+        // Nearest point of each joint's bones to the vertex, per joint.
+        nearest.clear();
         for &(joint, start, end) in segments {
             let (distance, t) = segment_distance(p, start, end);
             match nearest.iter_mut().find(|e| e.1 == joint) {

@@ -88,16 +88,16 @@ async fn resolve<'a>(
     // Made once, in the body already voxelised: the classifier reads it, and it is the
     // answer when no template is kept.
     let made = skeleton_in(mesh, body, &free_form, options).ok();
-    let free = Resolved {
+    let free = |made| Resolved {
         source: Cow::Owned(free_form),
         recognised: None,
         carried: None,
-        free_form: made.clone(),
+        free_form: made,
     };
     let recognition = match networks.recognise_async(mesh, made.as_ref()).await {
         Ok(recognition) => recognition,
         #[cfg(feature = "compute")]
-        Err(NeuralError::Describe(_)) => return Ok(free),
+        Err(NeuralError::Describe(_)) => return Ok(free(made)),
         Err(e) => return Err(e),
     };
     let template = |class| library_template(class).map(|(_, rig)| rig);
@@ -123,7 +123,7 @@ async fn resolve<'a>(
         },
         None => Resolved {
             recognised: Some(recognised),
-            ..free
+            ..free(made)
         },
     })
 }

@@ -32,32 +32,33 @@ impl Prepared {
     pub fn of(rig: &TemplateRig) -> Self {
         let bodies: Vec<(&Skeleton, &Mesh, bool)> = rig.every_body().collect();
         // A stance with as many joints as the body before it keeps that body's answer.
-        let copies: Vec<bool> = (bodies.iter().enumerate())
-            .map(|(i, &(skeleton, _, stance))| {
-                stance && i > 0 && bodies[i - 1].0.joints.len() == skeleton.joints.len()
-            })
-            .collect();
-        let ((samples, mut inside), fork) = parallel::join(
+        let keeps_previous = |i: usize| {
+            let (skeleton, _, stance) = bodies[i];
+            stance && i > 0 && bodies[i - 1].0.joints.len() == skeleton.joints.len()
+        };
+        let indices: Vec<usize> = (0..bodies.len()).collect();
+        let ((samples, own), fork) = parallel::join(
             || {
                 let samples = parallel::map(&bodies, |&(_, mesh, _)| {
                     register::surface_points(mesh, SAMPLES)
                 });
-                let inside: Vec<Option<Vec<bool>>> = parallel::map(
-                    &bodies.iter().zip(&copies).collect::<Vec<_>>(),
-                    |&(&(skeleton, mesh, _), &copy)| (!copy).then(|| inside_body(skeleton, mesh)),
-                );
-                (samples, inside)
+                let own = parallel::map(&indices, |&i| {
+                    let (skeleton, mesh, _) = bodies[i];
+                    (!keeps_previous(i)).then(|| inside_body(skeleton, mesh))
+                });
+                (samples, own)
             },
             || own_fork(rig),
         );
-        for i in 1..inside.len() {
-            if inside[i].is_none() {
-                inside[i] = inside[i - 1].clone();
-            }
+        let mut inside: Vec<Vec<bool>> = Vec::with_capacity(own.len());
+        for flags in own {
+            // The first body always has its own.
+            let flags = flags.or_else(|| inside.last().cloned()).unwrap_or_default();
+            inside.push(flags);
         }
         Self {
             samples,
-            inside: inside.into_iter().map(Option::unwrap_or_default).collect(),
+            inside,
             fork,
         }
     }
